@@ -1,0 +1,57 @@
+package io.floe.format.catalog;
+
+import java.util.List;
+
+/** Builds every user-facing catalog error, so each names the problem, the object and what to do. */
+public final class CatalogErrors {
+  private CatalogErrors() {}
+
+  public static String display(List<String> namespace) {
+    return String.join(".", namespace);
+  }
+
+  public static CatalogException noSuchNamespace(List<String> namespace) {
+    return new CatalogException(CatalogException.Kind.NO_SUCH_NAMESPACE,
+        "Namespace " + display(namespace) + " does not exist. Create it with CREATE NAMESPACE " + display(namespace));
+  }
+
+  public static CatalogException namespaceExists(List<String> namespace) {
+    return new CatalogException(CatalogException.Kind.NAMESPACE_EXISTS,
+        "Namespace " + display(namespace) + " already exists");
+  }
+
+  public static CatalogException namespaceNotEmpty(List<String> namespace, List<String> children) {
+    return new CatalogException(CatalogException.Kind.NAMESPACE_NOT_EMPTY,
+        "Cannot drop namespace " + display(namespace) + ": it is not empty (contains " + String.join(", ", children)
+            + "). Use DROP NAMESPACE ... CASCADE to drop it with its contents");
+  }
+
+  public static CatalogException noSuchTable(TableIdentifier ident) {
+    return new CatalogException(CatalogException.Kind.NO_SUCH_TABLE, "Table " + ident + " does not exist");
+  }
+
+  public static CatalogException tableExists(TableIdentifier ident) {
+    return new CatalogException(CatalogException.Kind.TABLE_EXISTS, "Table " + ident + " already exists");
+  }
+
+  public static CatalogException invalidIdentifier(String what, String value, String reason) {
+    return new CatalogException(CatalogException.Kind.INVALID_IDENTIFIER,
+        "Invalid " + what + " '" + printable(value) + "': " + reason);
+  }
+
+  public static CatalogException unsupported(String message) {
+    return new CatalogException(CatalogException.Kind.UNSUPPORTED, message);
+  }
+
+  private static String printable(String s) {
+    StringBuilder sb = new StringBuilder();
+    for (char c : s.toCharArray()) {
+      if (Character.isISOControl(c)) {
+        sb.append(String.format("\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,20 @@
+package io.floe.format.catalog;
+
+/** A user-facing catalog problem; {@link #kind()} lets the engine map it to its own exception type. */
+public final class CatalogException extends RuntimeException {
+  public enum Kind {
+    NO_SUCH_NAMESPACE, NAMESPACE_EXISTS, NAMESPACE_NOT_EMPTY, NO_SUCH_TABLE, TABLE_EXISTS, INVALID_IDENTIFIER,
+    UNSUPPORTED
+  }
+
+  private final Kind kind;
+
+  CatalogException(Kind kind, String message) {
+    super(message);
+    this.kind = kind;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+}

@@ -1,0 +1,307 @@
+package io.floe.format.catalog;
+
+import io.floe.format.commit.CommitFailedException;
+import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.io.FileIO;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.util.JsonUtil;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The warehouse layout of Iceberg's file-system catalog: {@code <warehouse>/<ns...>/<table>/metadata/}.
+ * A directory is a table when its {@code metadata/} holds a {@code *.metadata.json} file, otherwise it
+ * is a namespace. Namespace properties live in a hidden {@code .namespace-properties.json} file that
+ * other engines ignore.
+ */
+public final class FileSystemCatalog {
+  private static final String NAMESPACE_PROPERTIES = ".namespace-properties.json";
+
+  private final FileIO io;
+  private final String warehouse;
+
+  public FileSystemCatalog(FileIO io, String warehouse) {
+    this.io = io;
+    String w = warehouse;
+    while (w.endsWith("/") && w.length() > 1 && !w.endsWith("://") && !w.endsWith(":/")) {
+      w = w.substring(0, w.length() - 1);
+    }
+    this.warehouse = w;
+  }
+
+  public FileIO io() {
+    return io;
+  }
+
+  public String warehouse() {
+    return warehouse;
+  }
+
+  public String namespaceLocation(List<String> namespace) {
+    Identifiers.checkNamespace(namespace);
+    return namespace.isEmpty() ? warehouse : warehouse + "/" + String.join("/", namespace);
+  }
+
+  public String tableLocation(TableIdentifier ident) {
+    return namespaceLocation(ident.namespace()) + "/" + ident.name();
+  }
+
+  public FileSystemTableOperations newTableOps(TableIdentifier ident) {
+    return new FileSystemTableOperations(io, tableLocation(ident), ident.toString());
+  }
+
+  private boolean isTableDir(String dir) throws IOException {
+    for (String name : io.listFileNames(dir + "/metadata")) {
+      if (name.endsWith(".metadata.json")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---- namespaces ----
+
+  public boolean namespaceExists(List<String> namespace) {
+    if (namespace.isEmpty()) {
+      return true;
+    }
+    try {
+      String dir = namespaceLocation(namespace);
+      return io.exists(dir) && !isTableDir(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check namespace " + CatalogErrors.display(namespace), e);
+    }
+  }
+
+  public List<List<String>> listNamespaces(List<String> parent) {
+    if (!namespaceExists(parent)) {
+      throw CatalogErrors.noSuchNamespace(parent);
+    }
+    List<List<String>> out = new ArrayList<>();
+    try {
+      String dir = namespaceLocation(parent);
+      for (String child : io.listDirectoryNames(dir)) {
+        if (!isTableDir(dir + "/" + child) && isValidName(child)) {
+          List<String> ns = new ArrayList<>(parent);
+          ns.add(child);
+          out.add(ns);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list namespaces in " + CatalogErrors.display(parent), e);
+    }
+    return out;
+  }
+
+  private static boolean isValidName(String name) {
+    try {
+      Identifiers.checkPart("name", name);
+      return true;
+    } catch (CatalogException e) {
+      return false;
+    }
+  }
+
+  public void createNamespace(List<String> namespace, Map<String, String> properties) {
+    if (namespace.isEmpty()) {
+      throw CatalogErrors.invalidIdentifier("namespace", "", "namespace must have at least one level");
+    }
+    Identifiers.checkNamespace(namespace);
+    String dir = namespaceLocation(namespace);
+    try {
+      if (io.exists(dir)) {
+        throw CatalogErrors.namespaceExists(namespace);
+      }
+      List<String> parent = namespace.subList(0, namespace.size() - 1);
+      if (!parent.isEmpty() && !namespaceExists(parent)) {
+        throw CatalogErrors.noSuchNamespace(parent);
+      }
+      io.mkdirs(dir);
+      if (!properties.isEmpty()) {
+        writeNamespaceProperties(namespace, properties);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create namespace " + CatalogErrors.display(namespace), e);
+    }
+  }
+
+  public Map<String, String> loadNamespaceProperties(List<String> namespace) {
+    if (namespace.isEmpty() || !namespaceExists(namespace)) {
+      throw CatalogErrors.noSuchNamespace(namespace);
+    }
+    Map<String, String> props = new LinkedHashMap<>();
+    String file = namespaceLocation(namespace) + "/" + NAMESPACE_PROPERTIES;
+    try {
+      if (io.exists(file)) {
+        String json = new String(io.newInputFile(file).readAllBytes(), StandardCharsets.UTF_8);
+        props.putAll(JsonUtil.getStringMap("properties", JsonUtil.parse(json)));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read properties of namespace " + CatalogErrors.display(namespace), e);
+    }
+    props.put("location", namespaceLocation(namespace));
+    return props;
+  }
+
+  public void setNamespaceProperties(List<String> namespace, Map<String, String> updates, List<String> removals) {
+    Map<String, String> props = loadNamespaceProperties(namespace);
+    props.remove("location");
+    props.putAll(updates);
+    removals.forEach(props::remove);
+    writeNamespaceProperties(namespace, props);
+  }
+
+  private void writeNamespaceProperties(List<String> namespace, Map<String, String> props) {
+    Map<String, String> stored = new LinkedHashMap<>(props);
+    stored.remove("location");
+    String dir = namespaceLocation(namespace);
+    String temp = dir + "/" + NAMESPACE_PROPERTIES + "." + java.util.UUID.randomUUID() + ".tmp";
+    try {
+      try (OutputStream out = io.newOutputFile(temp).create()) {
+        out.write(JsonUtil.generate(gen -> {
+          gen.writeStartObject();
+          JsonUtil.writeStringMap("properties", stored, gen);
+          gen.writeEndObject();
+        }).getBytes(StandardCharsets.UTF_8));
+      }
+      io.replace(temp, dir + "/" + NAMESPACE_PROPERTIES);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write properties of namespace " + CatalogErrors.display(namespace), e);
+    }
+  }
+
+  /** Drops a namespace; a non-empty one only with {@code cascade}, which removes everything below it. */
+  public boolean dropNamespace(List<String> namespace, boolean cascade) {
+    if (namespace.isEmpty() || !namespaceExists(namespace)) {
+      return false;
+    }
+    String dir = namespaceLocation(namespace);
+    try {
+      List<String> children = new ArrayList<>(io.listDirectoryNames(dir));
+      if (!children.isEmpty() && !cascade) {
+        throw CatalogErrors.namespaceNotEmpty(namespace, children);
+      }
+      return io.deleteRecursively(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot drop namespace " + CatalogErrors.display(namespace), e);
+    }
+  }
+
+  // ---- tables ----
+
+  public List<TableIdentifier> listTables(List<String> namespace) {
+    if (!namespaceExists(namespace)) {
+      throw CatalogErrors.noSuchNamespace(namespace);
+    }
+    List<TableIdentifier> out = new ArrayList<>();
+    try {
+      String dir = namespaceLocation(namespace);
+      for (String child : io.listDirectoryNames(dir)) {
+        if (isValidName(child) && isTableDir(dir + "/" + child)) {
+          out.add(TableIdentifier.of(namespace, child));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list tables in " + CatalogErrors.display(namespace), e);
+    }
+    return out;
+  }
+
+  public boolean tableExists(TableIdentifier ident) {
+    try {
+      return isTableDir(tableLocation(ident));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check table " + ident, e);
+    }
+  }
+
+  /** Loads a table's operations with current metadata; fails when the table does not exist. */
+  public FileSystemTableOperations loadTable(TableIdentifier ident) {
+    FileSystemTableOperations ops = newTableOps(ident);
+    if (!tableExists(ident) || ops.refresh() == null) {
+      throw CatalogErrors.noSuchTable(ident);
+    }
+    return ops;
+  }
+
+  /** Creates a table by publishing its first metadata version; fails if it exists. */
+  public FileSystemTableOperations createTable(TableIdentifier ident, TableMetadata metadata) {
+    if (!namespaceExists(ident.namespace())) {
+      throw CatalogErrors.noSuchNamespace(ident.namespace());
+    }
+    if (tableExists(ident)) {
+      throw CatalogErrors.tableExists(ident);
+    }
+    FileSystemTableOperations ops = newTableOps(ident);
+    try {
+      ops.commit(null, metadata);
+    } catch (CommitFailedException e) {
+      throw CatalogErrors.tableExists(ident);
+    }
+    return ops;
+  }
+
+  /**
+   * Drops a table: removes its directory under the warehouse (metadata, and data stored there). With
+   * {@code purge}, also deletes every file the table's metadata references outside that directory.
+   */
+  public boolean dropTable(TableIdentifier ident, boolean purge) {
+    if (!tableExists(ident)) {
+      return false;
+    }
+    String dir = tableLocation(ident);
+    if (purge) {
+      FileSystemTableOperations ops = newTableOps(ident);
+      TableMetadata metadata = ops.refresh();
+      if (metadata != null) {
+        TableFiles.deleteAllOutside(io, metadata, dir);
+      }
+    }
+    try {
+      return io.deleteRecursively(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot drop table " + ident + " at " + dir, e);
+    }
+  }
+
+  /**
+   * Renames a table: its directory moves to the new name, then every path in its metadata is
+   * rewritten (a new metadata version). If rewriting fails, the directory moves back.
+   */
+  public void renameTable(TableIdentifier from, TableIdentifier to) {
+    if (!tableExists(from)) {
+      throw CatalogErrors.noSuchTable(from);
+    }
+    if (!namespaceExists(to.namespace())) {
+      throw CatalogErrors.noSuchNamespace(to.namespace());
+    }
+    String oldRoot = tableLocation(from);
+    String newRoot = tableLocation(to);
+    try {
+      if (tableExists(to) || io.exists(newRoot)) {
+        throw CatalogErrors.tableExists(to);
+      }
+      io.renameDirectory(oldRoot, newRoot);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      throw CatalogErrors.tableExists(to);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot rename table " + from + " to " + to, e);
+    }
+    try {
+      TableRelocation.relocate(newTableOps(to), oldRoot, newRoot);
+    } catch (RuntimeException e) {
+      try {
+        io.renameDirectory(newRoot, oldRoot);
+      } catch (IOException | RuntimeException moveBack) {
+        e.addSuppressed(moveBack);
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package io.floe.format.commit;
+
+import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.ManifestEntry;
+import io.floe.format.metadata.TableMetadata;
+import java.util.List;
+import java.util.Set;
+
+/** Adds data files; never conflicts with concurrent commits, so it is always retried on a lost race. */
+public final class AppendFiles extends SnapshotProducer {
+  public AppendFiles(TableOperations ops) {
+    super(ops);
+  }
+
+  public AppendFiles appendFile(DataFile file) {
+    add(file);
+    return this;
+  }
+
+  @Override
+  protected String operation(boolean addsFiles, boolean removesFiles) {
+    return "append";
+  }
+
+  @Override
+  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
+    return Set.of();
+  }
+}

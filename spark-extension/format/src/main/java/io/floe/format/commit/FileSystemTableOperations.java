@@ -1,0 +1,235 @@
+package io.floe.format.commit;
+
+import io.floe.format.FloeFormatException;
+import io.floe.format.io.FileIO;
+import io.floe.format.io.InputFile;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableMetadataParser;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Iceberg's file-system table layout: {@code metadata/v<N>.metadata.json} plus a
+ * {@code version-hint.text} hint. A new version is written to a temporary file and published under
+ * its final name with {@link FileIO#publishIfAbsent}, which fails if another writer got there first,
+ * so two writers racing from the same base never both win and no version file is overwritten.
+ */
+public final class FileSystemTableOperations implements TableOperations {
+  private static final Pattern VERSION_FILE = Pattern.compile("v(\\d+)\\.metadata\\.json");
+  private static final String HINT = "version-hint.text";
+
+  private final FileIO io;
+  private final String root;
+  private final String name;
+  private TableMetadata current;
+  private int currentVersion = 0;
+
+  public FileSystemTableOperations(FileIO io, String tableRoot, String tableName) {
+    this.io = io;
+    this.root = stripTrailingSlash(tableRoot);
+    this.name = tableName;
+  }
+
+  static String stripTrailingSlash(String s) {
+    String out = s;
+    while (out.endsWith("/") && !out.endsWith("://") && out.length() > 1) {
+      out = out.substring(0, out.length() - 1);
+    }
+    return out;
+  }
+
+  @Override
+  public FileIO io() {
+    return io;
+  }
+
+  @Override
+  public String tableName() {
+    return name;
+  }
+
+  @Override
+  public String metadataRoot() {
+    return root;
+  }
+
+  @Override
+  public TableMetadata current() {
+    return current;
+  }
+
+  private String versionFile(int version) {
+    return metadataFileLocation("v" + version + ".metadata.json");
+  }
+
+  /** The newest version number present (0 when none): the hint, checked and advanced by probing. */
+  int findVersion() {
+    int version = readHint();
+    if (version <= 0 || !exists(versionFile(version))) {
+      version = highestListedVersion();
+    }
+    while (exists(versionFile(version + 1))) {
+      version += 1;
+    }
+    return version;
+  }
+
+  private boolean exists(String location) {
+    try {
+      return io.exists(location);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check " + location + " of table " + name, e);
+    }
+  }
+
+  private int readHint() {
+    InputFile hint = io.newInputFile(metadataFileLocation(HINT));
+    try {
+      if (!hint.exists()) {
+        return 0;
+      }
+      return Integer.parseInt(new String(hint.readAllBytes(), StandardCharsets.UTF_8).trim());
+    } catch (IOException | NumberFormatException | UncheckedIOException e) {
+      return 0;
+    }
+  }
+
+  private int highestListedVersion() {
+    try {
+      List<String> names = io.listFileNames(root + "/metadata");
+      int max = 0;
+      for (String n : names) {
+        Matcher m = VERSION_FILE.matcher(n);
+        if (m.matches()) {
+          max = Math.max(max, Integer.parseInt(m.group(1)));
+        }
+      }
+      return max;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list metadata of table " + name + " at " + root, e);
+    }
+  }
+
+  @Override
+  public TableMetadata refresh() {
+    int version = findVersion();
+    if (version == 0) {
+      current = null;
+      currentVersion = 0;
+      return null;
+    }
+    if (version != currentVersion || current == null) {
+      current = TableMetadataParser.read(io, versionFile(version));
+      currentVersion = version;
+    }
+    return current;
+  }
+
+  @Override
+  public void commit(TableMetadata base, TableMetadata updated) {
+    TableMetadata latest = refresh();
+    String baseFile = base == null ? null : base.metadataFileLocation();
+    String latestFile = latest == null ? null : latest.metadataFileLocation();
+    if (!java.util.Objects.equals(baseFile, latestFile)) {
+      if (base == null) {
+        throw new CommitFailedException("Table " + name + " already exists");
+      }
+      throw new CommitFailedException("Cannot commit to table " + name + ": it changed since " + baseFile
+          + " (now " + latestFile + ")");
+    }
+    int nextVersion = currentVersion + 1;
+    String commitId = UUID.randomUUID().toString();
+    TableMetadata toWrite = TableMetadata.buildFrom(updated).withCommitId(commitId).build();
+    String temp = metadataFileLocation(".floe-" + commitId + ".metadata.json.tmp");
+    String target = versionFile(nextVersion);
+    writeTemp(toWrite, temp);
+    try {
+      io.publishIfAbsent(temp, target);
+    } catch (FileAlreadyExistsException e) {
+      deleteQuietly(temp);
+      throw new CommitFailedException("Cannot commit to table " + name + ": version " + nextVersion
+          + " was published by another writer", e);
+    } catch (IOException e) {
+      resolveAmbiguousPublish(commitId, target, temp, e);
+    }
+    deleteQuietly(temp);
+    writeHint(nextVersion);
+    current = TableMetadataParser.read(io, target);
+    currentVersion = nextVersion;
+  }
+
+  private void resolveAmbiguousPublish(String commitId, String target, String temp, IOException cause) {
+    TableMetadata landed;
+    try {
+      if (!io.exists(target)) {
+        deleteQuietly(temp);
+        throw new CommitFailedException("Cannot commit to table " + name + ": publishing " + target + " failed", cause);
+      }
+      landed = TableMetadataParser.read(io, target);
+    } catch (IOException | RuntimeException readBack) {
+      if (readBack instanceof CommitFailedException) {
+        throw (CommitFailedException) readBack;
+      }
+      cause.addSuppressed(readBack);
+      throw new CommitStateUnknownException("Cannot tell whether the commit to table " + name + " landed at " + target,
+          cause);
+    }
+    if (!commitId.equals(landed.commitId())) {
+      deleteQuietly(temp);
+      throw new CommitFailedException("Cannot commit to table " + name + ": " + target
+          + " was published by another writer", cause);
+    }
+  }
+
+  private void writeTemp(TableMetadata metadata, String temp) {
+    try (OutputStream out = io.newOutputFile(temp).create()) {
+      out.write(TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      deleteQuietly(temp);
+      throw new CommitFailedException("Cannot write new metadata for table " + name + " to " + temp, e);
+    }
+  }
+
+  /** Best effort: a stale hint only costs readers a probe. Java's checksum sidecar is removed with it. */
+  private void writeHint(int version) {
+    String temp = metadataFileLocation(".floe-" + UUID.randomUUID() + "-version-hint.tmp");
+    try {
+      try (OutputStream out = io.newOutputFile(temp).create()) {
+        out.write(Integer.toString(version).getBytes(StandardCharsets.UTF_8));
+      }
+      io.deleteFile(metadataFileLocation(".version-hint.text.crc"));
+      io.replace(temp, metadataFileLocation(HINT));
+    } catch (IOException | RuntimeException e) {
+      deleteQuietly(temp);
+    }
+  }
+
+  private void deleteQuietly(String location) {
+    try {
+      io.deleteFile(location);
+    } catch (IOException | RuntimeException ignored) {
+      // best effort clean-up of our own temporary file
+    }
+  }
+
+  /** Reads a specific published version; for tests and time travel by version file. */
+  public TableMetadata readVersion(int version) {
+    String location = versionFile(version);
+    if (!exists(location)) {
+      throw new FloeFormatException("Cannot find metadata version " + version + " of table " + name + ": "
+          + location + " does not exist");
+    }
+    return TableMetadataParser.read(io, location);
+  }
+
+  public int currentVersion() {
+    return currentVersion;
+  }
+}

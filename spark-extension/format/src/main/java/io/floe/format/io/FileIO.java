@@ -1,0 +1,43 @@
+package io.floe.format.io;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Storage access for the format. Locations are full URIs ({@code file:/...}, {@code hdfs://...}).
+ * Implementations: {@link LocalFileIO} here, a Hadoop FileSystem one in io.floe.spark.
+ */
+public interface FileIO {
+  InputFile newInputFile(String location);
+
+  OutputFile newOutputFile(String location);
+
+  /** Deletes a file; true if it existed. */
+  boolean deleteFile(String location) throws IOException;
+
+  boolean exists(String location) throws IOException;
+
+  /** Names of files (not directories) directly inside a directory, hidden files (".x", "_x") excluded. */
+  List<String> listFileNames(String directory) throws IOException;
+
+  /** Names of directories directly inside a directory, hidden ones excluded. */
+  List<String> listDirectoryNames(String directory) throws IOException;
+
+  void mkdirs(String directory) throws IOException;
+
+  /** Deletes a directory and everything below it; true if it existed. */
+  boolean deleteRecursively(String directory) throws IOException;
+
+  /**
+   * Makes the file at {@code source} visible as {@code target} atomically, failing with
+   * {@link java.nio.file.FileAlreadyExistsException} when {@code target} exists. Never overwrites.
+   * Leaves {@code source} in place; the caller removes it.
+   */
+  void publishIfAbsent(String source, String target) throws IOException;
+
+  /** Moves a directory to a new name; fails with FileAlreadyExistsException if the target exists. */
+  void renameDirectory(String source, String target) throws IOException;
+
+  /** Replaces {@code target} with {@code source} (for hints only, never for commits). */
+  void replace(String source, String target) throws IOException;
+}

@@ -1,0 +1,176 @@
+package io.floe.format.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** FileIO over the local file system; commits publish with a hard link, which fails if the name exists. */
+public final class LocalFileIO implements FileIO {
+
+  public static Path toPath(String location) {
+    if (location.startsWith("file:")) {
+      return Paths.get(URI.create(location.startsWith("file:///") || !location.startsWith("file://")
+          ? location : "file:///" + location.substring("file://".length())));
+    }
+    return Paths.get(location);
+  }
+
+  @Override
+  public InputFile newInputFile(String location) {
+    Path path = toPath(location);
+    return new InputFile() {
+      @Override
+      public String location() {
+        return location;
+      }
+
+      @Override
+      public long length() {
+        try {
+          return Files.size(path);
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot get length of " + location, e);
+        }
+      }
+
+      @Override
+      public boolean exists() {
+        return Files.exists(path);
+      }
+
+      @Override
+      public InputStream newStream() throws IOException {
+        return Files.newInputStream(path);
+      }
+    };
+  }
+
+  @Override
+  public OutputFile newOutputFile(String location) {
+    Path path = toPath(location);
+    return new OutputFile() {
+      @Override
+      public String location() {
+        return location;
+      }
+
+      @Override
+      public OutputStream create() throws IOException {
+        Files.createDirectories(path.getParent());
+        return Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      }
+
+      @Override
+      public OutputStream createOrOverwrite() throws IOException {
+        Files.createDirectories(path.getParent());
+        return Files.newOutputStream(path);
+      }
+
+      @Override
+      public InputFile toInputFile() {
+        return newInputFile(location);
+      }
+    };
+  }
+
+  @Override
+  public boolean deleteFile(String location) throws IOException {
+    return Files.deleteIfExists(toPath(location));
+  }
+
+  @Override
+  public boolean exists(String location) {
+    return Files.exists(toPath(location));
+  }
+
+  @Override
+  public List<String> listFileNames(String directory) throws IOException {
+    return list(directory, false);
+  }
+
+  @Override
+  public List<String> listDirectoryNames(String directory) throws IOException {
+    return list(directory, true);
+  }
+
+  private List<String> list(String directory, boolean directories) throws IOException {
+    List<String> names = new ArrayList<>();
+    Path dir = toPath(directory);
+    if (!Files.isDirectory(dir)) {
+      return names;
+    }
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+      for (Path p : stream) {
+        String name = p.getFileName().toString();
+        if (name.startsWith(".") || name.startsWith("_")) {
+          continue;
+        }
+        if (Files.isDirectory(p) == directories) {
+          names.add(name);
+        }
+      }
+    }
+    names.sort(null);
+    return names;
+  }
+
+  @Override
+  public void mkdirs(String directory) throws IOException {
+    Files.createDirectories(toPath(directory));
+  }
+
+  @Override
+  public boolean deleteRecursively(String directory) throws IOException {
+    Path dir = toPath(directory);
+    if (!Files.exists(dir)) {
+      return false;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void publishIfAbsent(String source, String target) throws IOException {
+    Path to = toPath(target);
+    try {
+      Files.createLink(to, toPath(source));
+    } catch (FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException(target);
+    } catch (NoSuchFileException e) {
+      throw new NoSuchFileException(source);
+    }
+  }
+
+  @Override
+  public void renameDirectory(String source, String target) throws IOException {
+    Path to = toPath(target);
+    if (Files.exists(to)) {
+      throw new FileAlreadyExistsException(target);
+    }
+    Files.createDirectories(to.getParent());
+    Files.move(toPath(source), to);
+  }
+
+  @Override
+  public void replace(String source, String target) throws IOException {
+    Files.move(toPath(source), toPath(target), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+}

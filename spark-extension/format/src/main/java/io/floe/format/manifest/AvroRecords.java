@@ -1,0 +1,263 @@
+package io.floe.format.manifest;
+
+import io.floe.format.FloeFormatException;
+import io.floe.format.io.InputFile;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.SeekableByteArrayInput;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericFixed;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Reads the records of one Avro metadata file (manifest or manifest list) and looks their fields up
+ * by field id, so files from any writer (fields in any order, optional fields missing) read the
+ * same. Every failure names the file.
+ */
+final class AvroRecords {
+  static final String FIELD_ID = "field-id";
+
+  private final String location;
+  private final String what;
+  private final Schema schema;
+  private final Map<String, String> metadata;
+  private final List<GenericRecord> records;
+  private final Map<Schema, Map<Integer, Integer>> positions = new IdentityHashMap<>();
+
+  private AvroRecords(String location, String what, Schema schema, Map<String, String> metadata,
+      List<GenericRecord> records) {
+    this.location = location;
+    this.what = what;
+    this.schema = schema;
+    this.metadata = metadata;
+    this.records = records;
+  }
+
+  /** Reads every record of {@code in}; {@code what} ("manifest", "manifest list") goes into error messages. */
+  static AvroRecords read(InputFile in, String what) {
+    String location = in.location();
+    byte[] bytes;
+    try {
+      bytes = in.readAllBytes();
+    } catch (NoSuchFileException | FileNotFoundException e) {
+      throw new FloeFormatException("Cannot read " + what + " " + location + ": file not found", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + what + " " + location, e);
+    }
+    try (DataFileReader<GenericRecord> avro =
+        new DataFileReader<>(new SeekableByteArrayInput(bytes), new GenericDatumReader<>())) {
+      Map<String, String> meta = new HashMap<>();
+      for (String key : avro.getMetaKeys()) {
+        if (!key.startsWith("avro.")) {
+          meta.put(key, avro.getMetaString(key));
+        }
+      }
+      List<GenericRecord> records = new ArrayList<>();
+      while (avro.hasNext()) {
+        records.add(avro.next());
+      }
+      // Avro stops quietly at a truncated block; a complete file ends right after a sync marker.
+      if (avro.previousSync() != bytes.length) {
+        throw new FloeFormatException("Cannot read " + what + " " + location + ": truncated or corrupt, the last "
+            + "complete block ends at byte " + avro.previousSync() + " of " + bytes.length);
+      }
+      return new AvroRecords(location, what, avro.getSchema(), meta, records);
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof FloeFormatException) {
+        throw (FloeFormatException) e;
+      }
+      throw new FloeFormatException("Cannot read " + what + " " + location + ": not a valid Avro file ("
+          + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
+    }
+  }
+
+  String location() {
+    return location;
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  String metadata(String key) {
+    return metadata.get(key);
+  }
+
+  List<GenericRecord> records() {
+    return records;
+  }
+
+  FloeFormatException error(String problem) {
+    return new FloeFormatException("Invalid " + what + " " + location + ": " + problem);
+  }
+
+  /** Whether the record schema has a field with this id. */
+  boolean has(Schema recordSchema, int fieldId) {
+    return positionsOf(recordSchema).containsKey(fieldId);
+  }
+
+  /** The field's value, or null when the field is absent from the file or null. */
+  Object get(GenericRecord record, int fieldId) {
+    Integer pos = positionsOf(record.getSchema()).get(fieldId);
+    return pos == null ? null : record.get(pos);
+  }
+
+  Object getRequired(GenericRecord record, int fieldId, String name) {
+    Object value = get(record, fieldId);
+    if (value == null) {
+      throw error("missing required field " + name + " (id " + fieldId + ")");
+    }
+    return value;
+  }
+
+  /** Field id to position; fields without a field-id property are matched by their spec name. */
+  private Map<Integer, Integer> positionsOf(Schema recordSchema) {
+    return positions.computeIfAbsent(recordSchema, s -> {
+      Map<Integer, Integer> byId = new HashMap<>();
+      for (Schema.Field f : s.getFields()) {
+        Integer id = fieldId(f);
+        if (id == null) {
+          id = ManifestSchemas.idForName(s.getName(), f.name());
+        }
+        if (id != null) {
+          byId.putIfAbsent(id, f.pos());
+        }
+      }
+      return byId;
+    });
+  }
+
+  static Integer fieldId(Schema.Field field) {
+    Object id = field.getObjectProp(FIELD_ID);
+    if (id instanceof Number) {
+      return ((Number) id).intValue();
+    }
+    if (id instanceof String) {
+      try {
+        return Integer.parseInt((String) id);
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  static Schema nonNull(Schema s) {
+    if (s.getType() != Schema.Type.UNION) {
+      return s;
+    }
+    for (Schema branch : s.getTypes()) {
+      if (branch.getType() != Schema.Type.NULL) {
+        return branch;
+      }
+    }
+    return s;
+  }
+
+  static byte[] bytes(ByteBuffer buffer) {
+    ByteBuffer dup = buffer.duplicate();
+    byte[] out = new byte[dup.remaining()];
+    dup.get(out);
+    return out;
+  }
+
+  Integer toInt(Object value, String name) {
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Number)) {
+      throw error("field " + name + " is not a number: " + value);
+    }
+    long v = ((Number) value).longValue();
+    if (v != (int) v) {
+      throw error("field " + name + " is out of int range: " + v);
+    }
+    return (int) v;
+  }
+
+  Long toLong(Object value, String name) {
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Number)) {
+      throw error("field " + name + " is not a number: " + value);
+    }
+    return ((Number) value).longValue();
+  }
+
+  static String toStr(Object value) {
+    return value == null ? null : value.toString();
+  }
+
+  ByteBuffer toBytes(Object value, String name) {
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof ByteBuffer) {
+      return ByteBuffer.wrap(bytes((ByteBuffer) value));
+    }
+    if (value instanceof GenericFixed) {
+      return ByteBuffer.wrap(((GenericFixed) value).bytes().clone());
+    }
+    throw error("field " + name + " is not bytes: " + value.getClass().getSimpleName());
+  }
+
+  <T> List<T> toList(Object value, String name, java.util.function.BiFunction<Object, String, T> element) {
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Collection)) {
+      throw error("field " + name + " is not a list");
+    }
+    List<T> out = new ArrayList<>();
+    for (Object e : (Collection<?>) value) {
+      out.add(element.apply(e, name));
+    }
+    return out;
+  }
+
+  /** An int-keyed map: an array of key/value records, or (tolerated) an Avro map with numeric string keys. */
+  <V> Map<Integer, V> toIntMap(Object value, String name, java.util.function.BiFunction<Object, String, V> conv) {
+    Map<Integer, V> out = new LinkedHashMap<>();
+    if (value == null) {
+      return out;
+    }
+    if (value instanceof Map) {
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+        try {
+          out.put(Integer.parseInt(e.getKey().toString()), conv.apply(e.getValue(), name));
+        } catch (NumberFormatException ex) {
+          throw error("field " + name + " has a non-integer key: " + e.getKey());
+        }
+      }
+      return out;
+    }
+    if (!(value instanceof Collection)) {
+      throw error("field " + name + " is not a map");
+    }
+    for (Object item : (Collection<?>) value) {
+      if (!(item instanceof GenericRecord)) {
+        throw error("field " + name + " is not an array of key/value records");
+      }
+      GenericRecord kv = (GenericRecord) item;
+      Object key = kv.get("key");
+      if (key == null) {
+        throw error("field " + name + " has a null key");
+      }
+      out.put(toInt(key, name), conv.apply(kv.get("value"), name));
+    }
+    return out;
+  }
+}

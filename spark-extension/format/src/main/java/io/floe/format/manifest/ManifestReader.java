@@ -1,0 +1,239 @@
+package io.floe.format.manifest;
+
+import static io.floe.format.manifest.ManifestSchemas.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.floe.format.io.InputFile;
+import io.floe.format.partition.PartitionData;
+import io.floe.format.partition.PartitionField;
+import io.floe.format.partition.PartitionSpec;
+import io.floe.format.partition.PartitionSpecParser;
+import io.floe.format.types.SchemaParser;
+import io.floe.format.types.Type;
+import io.floe.format.util.JsonUtil;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Reads a manifest written by Floe, Java Iceberg or pyiceberg (v1 to v3) and applies inheritance
+ * from its manifest-list entry: a null snapshot id becomes the manifest's {@code added_snapshot_id},
+ * null sequence numbers on ADDED entries become the manifest's sequence number (0 for v1), and v3
+ * data files without a first row id get the manifest's first row id plus the rows before them.
+ */
+public final class ManifestReader {
+  private ManifestReader() {}
+
+  /** Every entry of the manifest, DELETED ones included, in file order. */
+  public static List<ManifestEntry> read(InputFile in, ManifestFile manifest, Map<Integer, PartitionSpec> specsById) {
+    AvroRecords avro = AvroRecords.read(in, "manifest");
+    Schema entrySchema = avro.schema();
+    if (entrySchema.getType() != Schema.Type.RECORD || !avro.has(entrySchema, DATA_FILE)) {
+      throw avro.error("not a manifest (no data_file field with id 2)");
+    }
+    PartitionSpec spec = spec(avro, manifest, specsById);
+    boolean v1 = !avro.has(entrySchema, SEQUENCE_NUMBER) || "1".equals(avro.metadata("format-version"));
+    EntryDecoder decoder = new EntryDecoder(avro, spec);
+    List<ManifestEntry> entries = new ArrayList<>();
+    Long nextRowId = manifest.content() == ManifestContent.DATA ? manifest.firstRowId() : null;
+    for (GenericRecord record : avro.records()) {
+      ManifestEntry entry = inherit(avro, manifest, v1, decoder.decode(record));
+      DataFile file = entry.file();
+      if (nextRowId != null && entry.isLive() && file.content() == FileContent.DATA && file.firstRowId() == null) {
+        file = DataFile.builder(spec).copy(file).withFirstRowId(nextRowId).build();
+        nextRowId += file.recordCount();
+        entry = new ManifestEntry(entry.status(), entry.snapshotId(), entry.dataSequenceNumber(),
+            entry.fileSequenceNumber(), file);
+      }
+      entries.add(entry);
+    }
+    return entries;
+  }
+
+  /** The ADDED and EXISTING entries of the manifest. */
+  public static List<ManifestEntry> liveEntries(InputFile in, ManifestFile manifest,
+      Map<Integer, PartitionSpec> specsById) {
+    List<ManifestEntry> live = new ArrayList<>();
+    for (ManifestEntry e : read(in, manifest, specsById)) {
+      if (e.isLive()) {
+        live.add(e);
+      }
+    }
+    return live;
+  }
+
+  private static ManifestEntry inherit(AvroRecords avro, ManifestFile manifest, boolean v1, ManifestEntry e) {
+    Long snapshotId = e.snapshotId() != null ? e.snapshotId() : manifest.snapshotId();
+    Long dataSeq = inheritSeq(avro, manifest, v1, e, e.dataSequenceNumber(), "data");
+    Long fileSeq = e.fileSequenceNumber();
+    if (fileSeq == null && (v1 || e.status() == ManifestEntry.Status.ADDED)) {
+      fileSeq = v1 ? Long.valueOf(0L) : assigned(manifest);
+    }
+    return new ManifestEntry(e.status(), snapshotId, dataSeq, fileSeq, e.file());
+  }
+
+  private static Long inheritSeq(AvroRecords avro, ManifestFile manifest, boolean v1, ManifestEntry e, Long seq,
+      String kind) {
+    if (seq != null) {
+      return seq;
+    }
+    if (v1) {
+      return 0L;
+    }
+    if (e.status() == ManifestEntry.Status.ADDED) {
+      return assigned(manifest);
+    }
+    if (manifest.sequenceNumber() == 0) {
+      return 0L;
+    }
+    throw avro.error(e.status() + " entry for " + e.file().path() + " has no " + kind
+        + " sequence number (only ADDED entries may inherit one)");
+  }
+
+  private static Long assigned(ManifestFile manifest) {
+    return manifest.sequenceNumber() == ManifestFile.UNASSIGNED_SEQ ? null : manifest.sequenceNumber();
+  }
+
+  /** The table's spec for the manifest, or (deprecated fallback) the spec stored in the file. */
+  private static PartitionSpec spec(AvroRecords avro, ManifestFile manifest, Map<Integer, PartitionSpec> specsById) {
+    PartitionSpec spec = specsById == null ? null : specsById.get(manifest.partitionSpecId());
+    if (spec != null) {
+      return spec;
+    }
+    String schemaJson = avro.metadata("schema");
+    String fieldsJson = avro.metadata("partition-spec");
+    if (schemaJson == null || fieldsJson == null) {
+      throw avro.error("unknown partition spec id " + manifest.partitionSpecId()
+          + " and the file carries no schema/partition-spec metadata");
+    }
+    try {
+      ObjectNode node = (ObjectNode) JsonUtil.parse("{}");
+      node.put("spec-id", manifest.partitionSpecId());
+      JsonNode fields = JsonUtil.parse(fieldsJson);
+      node.set("fields", fields);
+      return PartitionSpecParser.fromJson(SchemaParser.fromJson(schemaJson), node);
+    } catch (RuntimeException e) {
+      throw avro.error("cannot parse its partition spec metadata: " + e.getMessage());
+    }
+  }
+
+  /** Decodes entry records against one spec; partition fields matched by field id, then by name. */
+  private static final class EntryDecoder {
+    private final AvroRecords avro;
+    private final PartitionSpec spec;
+    private final List<Type> partitionTypes;
+    private Schema partitionSchema;
+    private int[] partitionPositions;
+
+    EntryDecoder(AvroRecords avro, PartitionSpec spec) {
+      this.avro = avro;
+      this.spec = spec;
+      this.partitionTypes = new ArrayList<>(PartitionValues.types(spec));
+    }
+
+    ManifestEntry decode(GenericRecord record) {
+      int statusId = avro.toInt(avro.getRequired(record, STATUS, "status"), "status");
+      ManifestEntry.Status status;
+      try {
+        status = ManifestEntry.Status.fromId(statusId);
+      } catch (IllegalArgumentException e) {
+        throw avro.error(e.getMessage());
+      }
+      Object fileDatum = avro.getRequired(record, DATA_FILE, "data_file");
+      if (!(fileDatum instanceof GenericRecord)) {
+        throw avro.error("data_file is not a record");
+      }
+      return new ManifestEntry(status, avro.toLong(avro.get(record, SNAPSHOT_ID), "snapshot_id"),
+          avro.toLong(avro.get(record, SEQUENCE_NUMBER), "sequence_number"),
+          avro.toLong(avro.get(record, FILE_SEQUENCE_NUMBER), "file_sequence_number"),
+          decodeFile((GenericRecord) fileDatum));
+    }
+
+    private DataFile decodeFile(GenericRecord r) {
+      String path = AvroRecords.toStr(avro.getRequired(r, FILE_PATH, "file_path"));
+      Integer contentId = avro.toInt(avro.get(r, CONTENT), "content");
+      try {
+        return DataFile.builder(spec)
+            .withContent(contentId == null ? FileContent.DATA : FileContent.fromId(contentId))
+            .withPath(path)
+            .withFormat(AvroRecords.toStr(avro.getRequired(r, FILE_FORMAT, "file_format")))
+            .withPartition(decodePartition(r, path))
+            .withRecordCount(avro.toLong(avro.getRequired(r, RECORD_COUNT, "record_count"), "record_count"))
+            .withFileSizeInBytes(avro.toLong(avro.getRequired(r, FILE_SIZE, "file_size_in_bytes"),
+                "file_size_in_bytes"))
+            .withMetrics(new Metrics(null,
+                avro.toIntMap(avro.get(r, COLUMN_SIZES), "column_sizes", avro::toLong),
+                avro.toIntMap(avro.get(r, VALUE_COUNTS), "value_counts", avro::toLong),
+                avro.toIntMap(avro.get(r, NULL_VALUE_COUNTS), "null_value_counts", avro::toLong),
+                avro.toIntMap(avro.get(r, NAN_VALUE_COUNTS), "nan_value_counts", avro::toLong),
+                avro.toIntMap(avro.get(r, LOWER_BOUNDS), "lower_bounds", avro::toBytes),
+                avro.toIntMap(avro.get(r, UPPER_BOUNDS), "upper_bounds", avro::toBytes)))
+            .withKeyMetadata(avro.toBytes(avro.get(r, KEY_METADATA), "key_metadata"))
+            .withSplitOffsets(avro.toList(avro.get(r, SPLIT_OFFSETS), "split_offsets", avro::toLong))
+            .withEqualityFieldIds(avro.toList(avro.get(r, EQUALITY_IDS), "equality_ids", avro::toInt))
+            .withSortOrderId(avro.toInt(avro.get(r, SORT_ORDER_ID), "sort_order_id"))
+            .withFirstRowId(avro.toLong(avro.get(r, FIRST_ROW_ID), "first_row_id"))
+            .withReferencedDataFile(AvroRecords.toStr(avro.get(r, REFERENCED_DATA_FILE)))
+            .withContentOffset(avro.toLong(avro.get(r, CONTENT_OFFSET), "content_offset"))
+            .withContentSizeInBytes(avro.toLong(avro.get(r, CONTENT_SIZE), "content_size_in_bytes"))
+            .build();
+      } catch (IllegalArgumentException e) {
+        throw avro.error("invalid entry for " + path + ": " + e.getMessage());
+      }
+    }
+
+    private PartitionData decodePartition(GenericRecord file, String path) {
+      List<PartitionField> fields = spec.fields();
+      if (fields.isEmpty()) {
+        return PartitionData.empty();
+      }
+      Object datum = avro.get(file, PARTITION);
+      if (!(datum instanceof GenericRecord)) {
+        throw avro.error("entry for " + path + " has no partition record");
+      }
+      GenericRecord partition = (GenericRecord) datum;
+      if (partition.getSchema() != partitionSchema) {
+        bindPartition(partition.getSchema());
+      }
+      Object[] values = new Object[fields.size()];
+      for (int i = 0; i < values.length; i++) {
+        int pos = partitionPositions[i];
+        if (pos >= 0) {
+          try {
+            values[i] = PartitionValues.fromAvro(partitionTypes.get(i), partition.get(pos));
+          } catch (RuntimeException e) {
+            throw avro.error("entry for " + path + " has an invalid value for partition field "
+                + fields.get(i).name() + ": " + e.getMessage());
+          }
+        }
+      }
+      return PartitionData.of(values);
+    }
+
+    private void bindPartition(Schema schema) {
+      List<PartitionField> fields = spec.fields();
+      int[] positions = new int[fields.size()];
+      for (int i = 0; i < fields.size(); i++) {
+        PartitionField pf = fields.get(i);
+        positions[i] = -1;
+        for (Schema.Field f : schema.getFields()) {
+          Integer id = AvroRecords.fieldId(f);
+          boolean match = id != null ? id == pf.fieldId()
+              : f.name().equals(pf.name()) || f.name().equals(PartitionValues.avroName(pf.name()));
+          if (match) {
+            positions[i] = f.pos();
+            if (spec.schema().findType(pf.sourceId()) == null) {
+              partitionTypes.set(i, PartitionValues.floeType(f.schema()));
+            }
+            break;
+          }
+        }
+      }
+      this.partitionSchema = schema;
+      this.partitionPositions = positions;
+    }
+  }
+}

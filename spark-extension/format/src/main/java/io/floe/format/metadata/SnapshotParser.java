@@ -1,0 +1,121 @@
+package io.floe.format.metadata;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.format.util.JsonUtil;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Snapshot JSON, as it appears in the table metadata's {@code snapshots} list. */
+public final class SnapshotParser {
+  private SnapshotParser() {}
+
+  static final String OPERATION = "operation";
+  private static final String SNAPSHOT_ID = "snapshot-id";
+  private static final String PARENT_SNAPSHOT_ID = "parent-snapshot-id";
+  private static final String SEQUENCE_NUMBER = "sequence-number";
+  private static final String TIMESTAMP_MS = "timestamp-ms";
+  private static final String SUMMARY = "summary";
+  private static final String MANIFEST_LIST = "manifest-list";
+  private static final String MANIFESTS = "manifests";
+  private static final String SCHEMA_ID = "schema-id";
+  private static final String FIRST_ROW_ID = "first-row-id";
+  private static final String ADDED_ROWS = "added-rows";
+  private static final String KEY_ID = "key-id";
+
+  public static String toJson(Snapshot snapshot) {
+    return JsonUtil.generate(gen -> toJson(snapshot, gen));
+  }
+
+  public static void toJson(Snapshot snapshot, JsonGenerator gen) throws IOException {
+    gen.writeStartObject();
+    gen.writeNumberField(SNAPSHOT_ID, snapshot.snapshotId());
+    if (snapshot.parentId() != null) {
+      gen.writeNumberField(PARENT_SNAPSHOT_ID, snapshot.parentId());
+    }
+    if (snapshot.sequenceNumber() > 0) {
+      gen.writeNumberField(SEQUENCE_NUMBER, snapshot.sequenceNumber());
+    }
+    gen.writeNumberField(TIMESTAMP_MS, snapshot.timestampMillis());
+    gen.writeObjectFieldStart(SUMMARY);
+    gen.writeStringField(OPERATION, snapshot.operation());
+    for (Map.Entry<String, String> e : snapshot.summary().entrySet()) {
+      gen.writeStringField(e.getKey(), e.getValue());
+    }
+    gen.writeEndObject();
+    if (snapshot.manifestListLocation() != null) {
+      gen.writeStringField(MANIFEST_LIST, snapshot.manifestListLocation());
+    } else {
+      gen.writeArrayFieldStart(MANIFESTS);
+      for (String manifest : snapshot.v1ManifestLocations()) {
+        gen.writeString(manifest);
+      }
+      gen.writeEndArray();
+    }
+    if (snapshot.schemaId() != null) {
+      gen.writeNumberField(SCHEMA_ID, snapshot.schemaId());
+    }
+    if (snapshot.firstRowId() != null) {
+      gen.writeNumberField(FIRST_ROW_ID, snapshot.firstRowId());
+    }
+    if (snapshot.addedRows() != null) {
+      gen.writeNumberField(ADDED_ROWS, snapshot.addedRows());
+    }
+    if (snapshot.keyId() != null) {
+      gen.writeStringField(KEY_ID, snapshot.keyId());
+    }
+    gen.writeEndObject();
+  }
+
+  public static Snapshot fromJson(String json) {
+    try {
+      return fromJson(JsonUtil.parse(json));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot parse snapshot: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Parses one snapshot. A missing {@code summary.operation} defaults to {@code overwrite}, as the
+   * reference reader does; a missing {@code sequence-number} is 0 (v1).
+   */
+  public static Snapshot fromJson(JsonNode node) {
+    Snapshot.Builder builder = Snapshot.builder()
+        .snapshotId(Json.getLong(node, SNAPSHOT_ID))
+        .parentId(Json.getLongOrNull(node, PARENT_SNAPSHOT_ID))
+        .sequenceNumber(Json.isAbsent(node, SEQUENCE_NUMBER) ? 0 : Json.getLong(node, SEQUENCE_NUMBER))
+        .timestampMillis(Json.getLong(node, TIMESTAMP_MS))
+        .schemaId(Json.getIntOrNull(node, SCHEMA_ID))
+        .firstRowId(Json.getLongOrNull(node, FIRST_ROW_ID))
+        .addedRows(Json.getLongOrNull(node, ADDED_ROWS))
+        .keyId(Json.getStringOrNull(node, KEY_ID));
+    Map<String, String> summary = Json.getStringMap(node, SUMMARY);
+    String operation = summary.remove(OPERATION);
+    builder.operation(operation != null ? operation : DataOperations.OVERWRITE).summary(summary);
+    if (!Json.isAbsent(node, MANIFEST_LIST)) {
+      builder.manifestListLocation(Json.getString(node, MANIFEST_LIST));
+    } else if (!Json.isAbsent(node, MANIFESTS)) {
+      builder.v1ManifestLocations(stringList(node, MANIFESTS));
+    } else {
+      throw new IllegalArgumentException("missing field: " + MANIFEST_LIST);
+    }
+    return builder.build();
+  }
+
+  private static List<String> stringList(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (!value.isArray()) {
+      throw Json.invalid(field, "a list", value);
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode v : value) {
+      if (!v.isTextual()) {
+        throw Json.invalid(field, "a list of strings", value);
+      }
+      out.add(v.asText());
+    }
+    return out;
+  }
+}

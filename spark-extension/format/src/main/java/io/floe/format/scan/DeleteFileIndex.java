@@ -1,0 +1,112 @@
+package io.floe.format.scan;
+
+import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.FileContent;
+import io.floe.format.manifest.FileFormat;
+import io.floe.format.manifest.ManifestEntry;
+import io.floe.format.partition.PartitionSpec;
+import io.floe.format.types.Conversions;
+import io.floe.format.types.Types;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which live delete files apply to a data file, by the spec's rules: a deletion vector or position
+ * delete file applies when it references the data file (or its partition) and its data sequence
+ * number is at least the data file's; an equality delete applies when its sequence number is
+ * strictly greater and it is in the same partition or unpartitioned.
+ */
+final class DeleteFileIndex {
+  private static final int FILE_PATH_ID = 2147483546;
+
+  private final Map<String, ManifestEntry> dvByDataFile = new HashMap<>();
+  private final Map<String, List<ManifestEntry>> positionByDataFile = new HashMap<>();
+  private final Map<String, List<ManifestEntry>> positionByPartition = new HashMap<>();
+  private final Map<String, List<ManifestEntry>> equalityByPartition = new HashMap<>();
+  private final List<ManifestEntry> globalEquality = new ArrayList<>();
+  private final Map<Integer, PartitionSpec> specs;
+
+  DeleteFileIndex(List<ManifestEntry> deleteEntries, Map<Integer, PartitionSpec> specs) {
+    this.specs = specs;
+    for (ManifestEntry e : deleteEntries) {
+      DataFile f = e.file();
+      if (f.content() == FileContent.POSITION_DELETES) {
+        String referenced = referencedDataFile(f);
+        if (f.format() == FileFormat.PUFFIN) {
+          ManifestEntry previous = dvByDataFile.put(referenced, e);
+          if (previous != null) {
+            throw new IllegalStateException("Invalid table: more than one deletion vector for data file " + referenced
+                + ": " + previous.file().path() + " and " + f.path());
+          }
+        } else if (referenced != null) {
+          positionByDataFile.computeIfAbsent(referenced, k -> new ArrayList<>()).add(e);
+        } else {
+          positionByPartition.computeIfAbsent(partitionKey(f), k -> new ArrayList<>()).add(e);
+        }
+      } else if (f.content() == FileContent.EQUALITY_DELETES) {
+        PartitionSpec spec = specs.get(f.specId());
+        if (spec == null || spec.isUnpartitioned()) {
+          globalEquality.add(e);
+        } else {
+          equalityByPartition.computeIfAbsent(partitionKey(f), k -> new ArrayList<>()).add(e);
+        }
+      }
+    }
+  }
+
+  boolean isEmpty() {
+    return dvByDataFile.isEmpty() && positionByDataFile.isEmpty() && positionByPartition.isEmpty()
+        && equalityByPartition.isEmpty() && globalEquality.isEmpty();
+  }
+
+  private static String partitionKey(DataFile f) {
+    return f.specId() + "/" + f.partition();
+  }
+
+  /** The referenced data file of a position delete: the field, or equal file_path bounds. */
+  private static String referencedDataFile(DataFile f) {
+    if (f.referencedDataFile() != null) {
+      return f.referencedDataFile();
+    }
+    ByteBuffer lower = f.lowerBounds().get(FILE_PATH_ID);
+    ByteBuffer upper = f.upperBounds().get(FILE_PATH_ID);
+    if (lower != null && lower.equals(upper)) {
+      return (String) Conversions.fromByteBuffer(Types.StringType.get(), lower);
+    }
+    return null;
+  }
+
+  List<DataFile> forDataFile(long dataSequenceNumber, DataFile file) {
+    List<DataFile> out = new ArrayList<>();
+    ManifestEntry dv = dvByDataFile.get(file.path());
+    if (dv != null && dv.dataSequenceNumber() >= dataSequenceNumber) {
+      out.add(dv.file());
+    } else {
+      addPositionDeletes(out, positionByDataFile.get(file.path()), dataSequenceNumber);
+      addPositionDeletes(out, positionByPartition.get(partitionKey(file)), dataSequenceNumber);
+    }
+    for (List<ManifestEntry> group : List.of(globalEquality,
+        equalityByPartition.getOrDefault(partitionKey(file), List.of()))) {
+      for (ManifestEntry e : group) {
+        if (e.dataSequenceNumber() > dataSequenceNumber) {
+          out.add(e.file());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void addPositionDeletes(List<DataFile> out, List<ManifestEntry> candidates, long dataSeq) {
+    if (candidates == null) {
+      return;
+    }
+    for (ManifestEntry e : candidates) {
+      if (e.dataSequenceNumber() >= dataSeq) {
+        out.add(e.file());
+      }
+    }
+  }
+}

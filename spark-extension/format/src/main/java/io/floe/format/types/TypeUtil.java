@@ -1,0 +1,117 @@
+package io.floe.format.types;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+/** Walks over types: indexes by id and name, and assigns fresh field ids. */
+public final class TypeUtil {
+  private TypeUtil() {}
+
+  public static Map<Integer, Types.NestedField> indexById(Types.StructType struct) {
+    Map<Integer, Types.NestedField> index = new HashMap<>();
+    visitFields(struct, (name, field) -> {
+      if (index.put(field.fieldId(), field) != null) {
+        throw new IllegalArgumentException("Invalid schema: field id " + field.fieldId() + " is used more than once");
+      }
+    });
+    return index;
+  }
+
+  /** Full dotted names to ids; list elements as {@code x.element}, map parts as {@code x.key}/{@code x.value}. */
+  public static Map<String, Integer> indexByName(Types.StructType struct) {
+    Map<String, Integer> index = new LinkedHashMap<>();
+    visitFields(struct, (name, field) -> index.put(name, field.fieldId()));
+    return index;
+  }
+
+  private interface FieldVisitor {
+    void visit(String fullName, Types.NestedField field);
+  }
+
+  private static void visitFields(Types.StructType struct, FieldVisitor visitor) {
+    for (Types.NestedField f : struct.fields()) {
+      visitField(f.name(), f, visitor);
+    }
+  }
+
+  private static void visitField(String name, Types.NestedField field, FieldVisitor visitor) {
+    visitor.visit(name, field);
+    Type type = field.type();
+    switch (type.typeId()) {
+      case STRUCT:
+        for (Types.NestedField child : type.asStructType().fields()) {
+          visitField(name + "." + child.name(), child, visitor);
+        }
+        break;
+      case LIST:
+        visitField(name + ".element", type.asListType().elementField(), visitor);
+        break;
+      case MAP:
+        visitField(name + ".key", type.asMapType().keyField(), visitor);
+        visitField(name + ".value", type.asMapType().valueField(), visitor);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /**
+   * Assigns fresh ids the way the reference implementations do on table creation: the fields of a
+   * struct get consecutive ids first, then their children, level by level.
+   */
+  public static Schema assignFreshIds(int schemaId, Schema schema, IntSupplier nextId) {
+    List<Types.NestedField> fields = reassignStruct(schema.asStruct(), nextId).fields();
+    return new Schema(schemaId, fields, remapIdentifiers(schema, fields));
+  }
+
+  private static java.util.Set<Integer> remapIdentifiers(Schema original, List<Types.NestedField> fresh) {
+    java.util.Set<Integer> ids = new java.util.HashSet<>();
+    Schema freshSchema = new Schema(fresh);
+    for (int id : original.identifierFieldIds()) {
+      ids.add(freshSchema.idFor(original.findColumnName(id)));
+    }
+    return ids;
+  }
+
+  private static Types.StructType reassignStruct(Types.StructType struct, IntSupplier nextId) {
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < struct.fields().size(); i++) {
+      ids.add(nextId.getAsInt());
+    }
+    List<Types.NestedField> out = new ArrayList<>();
+    for (int i = 0; i < struct.fields().size(); i++) {
+      Types.NestedField f = struct.fields().get(i);
+      out.add(Types.NestedField.of(ids.get(i), f.isOptional(), f.name(), reassign(f.type(), nextId), f.doc()));
+    }
+    return Types.StructType.of(out);
+  }
+
+  private static Type reassign(Type type, IntSupplier nextId) {
+    switch (type.typeId()) {
+      case STRUCT:
+        return reassignStruct(type.asStructType(), nextId);
+      case LIST: {
+        Types.ListType list = type.asListType();
+        int elementId = nextId.getAsInt();
+        Type element = reassign(list.elementType(), nextId);
+        return list.isElementOptional() ? Types.ListType.ofOptional(elementId, element)
+            : Types.ListType.ofRequired(elementId, element);
+      }
+      case MAP: {
+        Types.MapType map = type.asMapType();
+        int keyId = nextId.getAsInt();
+        int valueId = nextId.getAsInt();
+        Type key = reassign(map.keyType(), nextId);
+        Type value = reassign(map.valueType(), nextId);
+        return map.isValueOptional() ? Types.MapType.ofOptional(keyId, valueId, key, value)
+            : Types.MapType.ofRequired(keyId, valueId, key, value);
+      }
+      default:
+        return type;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package io.floe.format.catalog;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.io.LocalFileIO;
+import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.FileFormat;
+import io.floe.format.manifest.Metrics;
+import io.floe.format.metadata.SortOrder;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.partition.PartitionData;
+import io.floe.format.partition.PartitionSpec;
+import io.floe.format.scan.TableScan;
+import io.floe.format.types.Schema;
+import io.floe.format.types.Types;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+public class TestFileSystemCatalog {
+  @Rule
+  public TemporaryFolder temp = new TemporaryFolder();
+
+  private static final Schema SCHEMA = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()));
+
+  private FileSystemCatalog catalog() {
+    return new FileSystemCatalog(new LocalFileIO(), "file://" + temp.getRoot().getAbsolutePath());
+  }
+
+  private FileSystemTableOperations create(FileSystemCatalog catalog, TableIdentifier ident) {
+    TableMetadata metadata = TableMetadata.newTableMetadata(SCHEMA, PartitionSpec.unpartitioned(),
+        SortOrder.unsorted(), catalog.tableLocation(ident), Map.of(), 2);
+    return catalog.createTable(ident, metadata);
+  }
+
+  @Test
+  public void hostileNamesAreRejectedAndNothingIsCreatedOutside() throws Exception {
+    FileSystemCatalog catalog = catalog();
+    Path outside = temp.getRoot().toPath().getParent();
+    long before;
+    try (var s = Files.list(outside)) {
+      before = s.count();
+    }
+    for (String bad : List.of("", ".", "..", "../escape", "a/b", "a\\b", "tab\there", "nul\u0000", ".hidden",
+        "file:x")) {
+      try {
+        catalog.createNamespace(List.of(bad), Map.of());
+        fail("namespace name must be rejected: " + bad);
+      } catch (CatalogException e) {
+        assertEquals(CatalogException.Kind.INVALID_IDENTIFIER, e.kind());
+      }
+      try {
+        TableIdentifier.of(List.of("db"), bad);
+        fail("table name must be rejected: " + bad);
+      } catch (CatalogException e) {
+        assertEquals(CatalogException.Kind.INVALID_IDENTIFIER, e.kind());
+      }
+    }
+    try (var s = Files.list(outside)) {
+      assertEquals(before, s.count());
+    }
+  }
+
+  @Test
+  public void namespacesAndTables() {
+    FileSystemCatalog catalog = catalog();
+    catalog.createNamespace(List.of("db"), Map.of("comment", "hello"));
+    catalog.createNamespace(List.of("db", "inner"), Map.of());
+    assertEquals("hello", catalog.loadNamespaceProperties(List.of("db")).get("comment"));
+    TableIdentifier t = TableIdentifier.of(List.of("db"), "t");
+    create(catalog, t);
+    assertEquals(List.of(List.of("db", "inner")), catalog.listNamespaces(List.of("db")));
+    assertEquals(List.of(t), catalog.listTables(List.of("db")));
+    try {
+      create(catalog, t);
+      fail("creating an existing table must fail");
+    } catch (CatalogException e) {
+      assertEquals(CatalogException.Kind.TABLE_EXISTS, e.kind());
+    }
+    try {
+      catalog.dropNamespace(List.of("db"), false);
+      fail("dropping a non-empty namespace must fail");
+    } catch (CatalogException e) {
+      assertEquals(CatalogException.Kind.NAMESPACE_NOT_EMPTY, e.kind());
+      assertTrue(e.getMessage().contains("CASCADE"));
+    }
+    assertTrue(catalog.dropNamespace(List.of("db"), true));
+    assertFalse(catalog.namespaceExists(List.of("db")));
+  }
+
+  @Test
+  public void renameKeepsDataAndHistory() {
+    FileSystemCatalog catalog = catalog();
+    catalog.createNamespace(List.of("db"), Map.of());
+    catalog.createNamespace(List.of("other"), Map.of());
+    TableIdentifier from = TableIdentifier.of(List.of("db"), "t");
+    FileSystemTableOperations ops = create(catalog, from);
+    TableMetadata base = ops.refresh();
+    DataFile file = DataFile.builder(base.spec())
+        .withPath(base.location() + "/data/f.parquet").withFormat(FileFormat.PARQUET)
+        .withPartition(PartitionData.empty()).withRecordCount(3).withFileSizeInBytes(10)
+        .withMetrics(Metrics.empty(3)).build();
+    new AppendFiles(ops).appendFile(file).commit();
+    new AppendFiles(ops).appendFile(DataFile.builder(base.spec()).copy(file)
+        .withPath(base.location() + "/data/g.parquet").build()).commit();
+
+    TableIdentifier to = TableIdentifier.of(List.of("other"), "renamed");
+    catalog.renameTable(from, to);
+    assertFalse(catalog.tableExists(from));
+    FileSystemTableOperations moved = catalog.loadTable(to);
+    TableMetadata metadata = moved.current();
+    assertEquals(catalog.tableLocation(to), metadata.location());
+    assertEquals(2, metadata.snapshots().size());
+    List<String> paths = TableScan.of(moved.io(), metadata).planFiles().tasks().stream()
+        .map(t -> t.file().path()).sorted().toList();
+    assertEquals(List.of(catalog.tableLocation(to) + "/data/f.parquet", catalog.tableLocation(to) + "/data/g.parquet"),
+        paths);
+    long firstSnapshot = metadata.snapshots().get(0).snapshotId();
+    assertEquals(1, TableScan.of(moved.io(), metadata).useSnapshot(metadata.snapshot(firstSnapshot))
+        .planFiles().tasks().size());
+  }
+}

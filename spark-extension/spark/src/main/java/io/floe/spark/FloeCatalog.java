@@ -1,0 +1,422 @@
+package io.floe.spark;
+
+import io.floe.format.catalog.CatalogException;
+import io.floe.format.catalog.FileSystemCatalog;
+import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.io.FileIO;
+import io.floe.format.metadata.SortOrder;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.partition.PartitionSpec;
+import io.floe.format.types.Schema;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.NonEmptyNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
+import org.apache.spark.sql.connector.catalog.Column;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.NamespaceChange;
+import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
+import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * Floe's Spark catalog: namespaces and tables in a warehouse folder laid out like Iceberg's
+ * file-system catalog. Configure with {@code spark.sql.catalog.<name>=io.floe.spark.FloeCatalog}
+ * and {@code spark.sql.catalog.<name>.warehouse=<path or URI>}.
+ */
+public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
+  public static final String WAREHOUSE = "warehouse";
+  private static final List<String> RESERVED_PROPERTIES = List.of(
+      TableCatalog.PROP_PROVIDER, TableCatalog.PROP_LOCATION, TableCatalog.PROP_EXTERNAL,
+      TableCatalog.PROP_IS_MANAGED_LOCATION, TableCatalog.PROP_OWNER, "format-version", "current-snapshot-id",
+      "format");
+
+  private String name;
+  private FileSystemCatalog catalog;
+  private Configuration hadoopConf;
+  private Map<String, String> catalogOptions;
+
+  @Override
+  public void initialize(String catalogName, CaseInsensitiveStringMap options) {
+    this.name = catalogName;
+    this.catalogOptions = new HashMap<>(options.asCaseSensitiveMap());
+    String warehouse = options.get(WAREHOUSE);
+    if (warehouse == null || warehouse.isBlank()) {
+      throw new IllegalArgumentException("Missing warehouse for Floe catalog " + catalogName
+          + ": set spark.sql.catalog." + catalogName + ".warehouse to a local path or a file system URI");
+    }
+    this.hadoopConf = SparkSession.active().sessionState().newHadoopConf();
+    String location = qualify(warehouse);
+    FileIO io = HadoopFileIO.forLocation(location, hadoopConf);
+    this.catalog = new FileSystemCatalog(io, location);
+  }
+
+  /** A local path becomes a {@code file:///} URI; URIs are kept as given. */
+  static String qualify(String warehouse) {
+    if (warehouse.contains("://") || warehouse.startsWith("file:")) {
+      return warehouse.startsWith("file:") && !warehouse.startsWith("file:///")
+          ? "file:///" + warehouse.substring("file:".length()).replaceFirst("^/+", "") : warehouse;
+    }
+    return "file://" + new File(warehouse).getAbsolutePath();
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  public FileSystemCatalog formatCatalog() {
+    return catalog;
+  }
+
+  Configuration hadoopConf() {
+    return hadoopConf;
+  }
+
+  Map<String, String> catalogOptions() {
+    return catalogOptions;
+  }
+
+  static TableIdentifier toIdentifier(Identifier ident) {
+    try {
+      return TableIdentifier.of(Arrays.asList(ident.namespace()), ident.name());
+    } catch (CatalogException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  private static RuntimeException asSparkError(CatalogException e) {
+    return new IllegalArgumentException(e.getMessage(), e);
+  }
+
+  // ---- tables ----
+
+  @Override
+  public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
+    try {
+      return catalog.listTables(Arrays.asList(namespace)).stream()
+          .map(t -> Identifier.of(t.namespace().toArray(new String[0]), t.name()))
+          .toArray(Identifier[]::new);
+    } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NO_SUCH_NAMESPACE) {
+        throw SparkExceptions.noSuchNamespace(namespace);
+      }
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public Table loadTable(Identifier ident) throws NoSuchTableException {
+    return new FloeTable(this, loadOps(ident), null);
+  }
+
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    FloeTable table = new FloeTable(this, loadOps(ident), null);
+    return table.atVersion(version);
+  }
+
+  @Override
+  public Table loadTable(Identifier ident, long timestampMicros) throws NoSuchTableException {
+    FloeTable table = new FloeTable(this, loadOps(ident), null);
+    return table.asOfTimestamp(timestampMicros / 1000);
+  }
+
+  FileSystemTableOperations loadOps(Identifier ident) throws NoSuchTableException {
+    try {
+      return catalog.loadTable(toIdentifier(ident));
+    } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NO_SUCH_TABLE) {
+        throw SparkExceptions.noSuchTable(ident);
+      }
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public boolean tableExists(Identifier ident) {
+    try {
+      return catalog.tableExists(toIdentifier(ident));
+    } catch (CatalogException e) {
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public void invalidateTable(Identifier ident) {
+    // tables are loaded fresh on every lookup; nothing is cached
+  }
+
+  /** New table metadata from Spark's columns, transforms and properties, not yet published. */
+  TableMetadata newMetadata(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props) {
+    StructType sparkSchema = org.apache.spark.sql.connector.catalog.CatalogV2Util.v2ColumnsToStructType(columns);
+    Schema schema = SparkSchemas.convert(sparkSchema);
+    PartitionSpec spec = SparkPartitioning.toSpec(schema, partitions);
+    checkProvider(props.get(TableCatalog.PROP_PROVIDER));
+    int formatVersion = Integer.parseInt(props.getOrDefault("format-version", "2"));
+    if (formatVersion < 1 || formatVersion > 3) {
+      throw new IllegalArgumentException("Unsupported format-version " + formatVersion + " for table " + ident
+          + ": Floe writes format versions 1 to 3");
+    }
+    String location = props.get(TableCatalog.PROP_LOCATION);
+    String tableLocation = location == null ? catalog.tableLocation(toIdentifier(ident)) : qualify(location);
+    return TableMetadata.newTableMetadata(schema, spec, SortOrder.unsorted(), tableLocation,
+        tableProperties(props), formatVersion);
+  }
+
+  private static void checkProvider(String provider) {
+    if (provider != null && !List.of("floe", "iceberg").contains(provider.toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException("Unsupported table provider '" + provider
+          + "' in a Floe catalog: use USING floe (or omit USING)");
+    }
+  }
+
+  static Map<String, String> tableProperties(Map<String, String> props) {
+    Map<String, String> out = new HashMap<>();
+    props.forEach((k, v) -> {
+      if (!RESERVED_PROPERTIES.contains(k) && !k.startsWith(TableCatalog.OPTION_PREFIX)) {
+        out.put(k, v);
+      }
+    });
+    return out;
+  }
+
+  @Override
+  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    TableIdentifier id = toIdentifier(ident);
+    if (catalog.tableExists(id)) {
+      throw SparkExceptions.tableExists(ident);
+    }
+    TableMetadata metadata = newMetadata(ident, columns, partitions, props);
+    try {
+      return new FloeTable(this, catalog.createTable(id, metadata), null);
+    } catch (CatalogException e) {
+      switch (e.kind()) {
+        case TABLE_EXISTS:
+          throw SparkExceptions.tableExists(ident);
+        case NO_SUCH_NAMESPACE:
+          throw SparkExceptions.noSuchNamespace(ident.namespace());
+        default:
+          throw asSparkError(e);
+      }
+    }
+  }
+
+  @Override
+  public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> props)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    return createTable(ident, org.apache.spark.sql.connector.catalog.CatalogV2Util.structTypeToV2Columns(schema),
+        partitions, props);
+  }
+
+  @Override
+  public StagedTable stageCreate(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    TableIdentifier id = toIdentifier(ident);
+    if (catalog.tableExists(id)) {
+      throw SparkExceptions.tableExists(ident);
+    }
+    if (!catalog.namespaceExists(id.namespace())) {
+      throw SparkExceptions.noSuchNamespace(ident.namespace());
+    }
+    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props), StagedFloeTable.Mode.CREATE);
+  }
+
+  @Override
+  public StagedTable stageReplace(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props)
+      throws NoSuchNamespaceException, NoSuchTableException {
+    if (!catalog.tableExists(toIdentifier(ident))) {
+      throw SparkExceptions.noSuchTable(ident);
+    }
+    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props), StagedFloeTable.Mode.REPLACE);
+  }
+
+  @Override
+  public StagedTable stageCreateOrReplace(Identifier ident, Column[] columns, Transform[] partitions,
+      Map<String, String> props) throws NoSuchNamespaceException {
+    if (!catalog.namespaceExists(toIdentifier(ident).namespace())) {
+      throw SparkExceptions.noSuchNamespace(ident.namespace());
+    }
+    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props),
+        StagedFloeTable.Mode.CREATE_OR_REPLACE);
+  }
+
+  @Override
+  public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
+    FileSystemTableOperations ops = loadOps(ident);
+    TableAlterations.apply(ops, changes);
+    return new FloeTable(this, ops, null);
+  }
+
+  @Override
+  public boolean dropTable(Identifier ident) {
+    try {
+      return catalog.dropTable(toIdentifier(ident), false);
+    } catch (CatalogException e) {
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public boolean purgeTable(Identifier ident) {
+    try {
+      return catalog.dropTable(toIdentifier(ident), true);
+    } catch (CatalogException e) {
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public void renameTable(Identifier from, Identifier to) throws NoSuchTableException, TableAlreadyExistsException {
+    Identifier target = withoutCatalogPrefix(to);
+    try {
+      catalog.renameTable(toIdentifier(from), toIdentifier(target));
+    } catch (CatalogException e) {
+      switch (e.kind()) {
+        case NO_SUCH_TABLE:
+          throw SparkExceptions.noSuchTable(from);
+        case TABLE_EXISTS:
+          throw SparkExceptions.tableExists(to);
+        case NO_SUCH_NAMESPACE:
+          throw new IllegalArgumentException(e.getMessage(), e);
+        default:
+          throw asSparkError(e);
+      }
+    }
+  }
+
+  /**
+   * Spark passes RENAME TO's target as written; {@code RENAME TO floe.db.t} names namespace
+   * {@code floe.db} when the catalog is {@code floe}. Drop a leading catalog name when only the
+   * shorter namespace exists.
+   */
+  private Identifier withoutCatalogPrefix(Identifier ident) {
+    String[] ns = ident.namespace();
+    if (ns.length > 1 && ns[0].equals(name) && !namespaceExists(ns)) {
+      String[] shorter = Arrays.copyOfRange(ns, 1, ns.length);
+      if (namespaceExists(shorter)) {
+        return Identifier.of(shorter, ident.name());
+      }
+    }
+    return ident;
+  }
+
+  // ---- namespaces ----
+
+  @Override
+  public String[][] listNamespaces() throws NoSuchNamespaceException {
+    return listNamespaces(new String[0]);
+  }
+
+  @Override
+  public String[][] listNamespaces(String[] namespace) throws NoSuchNamespaceException {
+    try {
+      List<List<String>> children = catalog.listNamespaces(Arrays.asList(namespace));
+      return children.stream().map(ns -> ns.toArray(new String[0])).toArray(String[][]::new);
+    } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NO_SUCH_NAMESPACE) {
+        throw SparkExceptions.noSuchNamespace(namespace);
+      }
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public boolean namespaceExists(String[] namespace) {
+    try {
+      return catalog.namespaceExists(Arrays.asList(namespace));
+    } catch (CatalogException e) {
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public Map<String, String> loadNamespaceMetadata(String[] namespace) throws NoSuchNamespaceException {
+    try {
+      return catalog.loadNamespaceProperties(Arrays.asList(namespace));
+    } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NO_SUCH_NAMESPACE) {
+        throw SparkExceptions.noSuchNamespace(namespace);
+      }
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public void createNamespace(String[] namespace, Map<String, String> metadata)
+      throws NamespaceAlreadyExistsException {
+    Map<String, String> props = new HashMap<>(metadata);
+    if (props.containsKey(SupportsNamespaces.PROP_LOCATION)) {
+      throw new IllegalArgumentException("Cannot create namespace " + String.join(".", namespace)
+          + " with a LOCATION: Floe namespaces are folders of the warehouse");
+    }
+    props.remove(SupportsNamespaces.PROP_OWNER);
+    try {
+      catalog.createNamespace(Arrays.asList(namespace), props);
+    } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NAMESPACE_EXISTS) {
+        throw SparkExceptions.namespaceExists(namespace);
+      }
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public void alterNamespace(String[] namespace, NamespaceChange... changes) throws NoSuchNamespaceException {
+    Map<String, String> updates = new HashMap<>();
+    List<String> removals = new ArrayList<>();
+    for (NamespaceChange change : changes) {
+      if (change instanceof NamespaceChange.SetProperty) {
+        NamespaceChange.SetProperty set = (NamespaceChange.SetProperty) change;
+        if (set.property().equals(SupportsNamespaces.PROP_LOCATION)) {
+          throw new IllegalArgumentException("Cannot change the location of namespace " + String.join(".", namespace));
+        }
+        updates.put(set.property(), set.value());
+      } else if (change instanceof NamespaceChange.RemoveProperty) {
+        removals.add(((NamespaceChange.RemoveProperty) change).property());
+      }
+    }
+    try {
+      catalog.setNamespaceProperties(Arrays.asList(namespace), updates, removals);
+    } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NO_SUCH_NAMESPACE) {
+        throw SparkExceptions.noSuchNamespace(namespace);
+      }
+      throw asSparkError(e);
+    }
+  }
+
+  @Override
+  public boolean dropNamespace(String[] namespace, boolean cascade)
+      throws NoSuchNamespaceException, NonEmptyNamespaceException {
+    try {
+      if (!catalog.namespaceExists(Arrays.asList(namespace))) {
+        throw SparkExceptions.noSuchNamespace(namespace);
+      }
+      return catalog.dropNamespace(Arrays.asList(namespace), cascade);
+    } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NAMESPACE_NOT_EMPTY) {
+        throw SparkExceptions.namespaceNotEmpty(namespace, e.getMessage());
+      }
+      throw asSparkError(e);
+    }
+  }
+}

@@ -1,0 +1,236 @@
+package io.floe.spark.source;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongPredicate;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.FileSplit;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.Option;
+
+/**
+ * Reads one Parquet data file (or a split of it) as columnar batches through Spark's own
+ * {@link VectorizedParquetRecordReader}, for flat and nested schemas.
+ *
+ * <pre>
+ *   PartitionReader&lt;ColumnarBatch&gt; batches = FloeParquetReader.read(file.path())
+ *       .project(sparkReadSchema)          // StructFields carry "parquet.field.id" metadata
+ *       .conf(hadoopConf)
+ *       .batchSize(4096)
+ *       .filterDeleted(pos -&gt; deletes.contains(pos))   // optional
+ *       .build();                          // or buildRowReader() for InternalRow
+ * </pre>
+ *
+ * <p>Columns are matched by Parquet field id, or by name for files without any id (see
+ * {@link ParquetReadConf}). Timestamps follow the requested type: {@code TIMESTAMP(MICROS,
+ * adjusted=true)} reads as TimestampType and {@code adjusted=false} as TimestampNTZType. Dates and
+ * timestamps are never rebased (Floe files use the proleptic Gregorian calendar).
+ *
+ * <p>Metadata columns are requested fields marked with metadata key {@value #METADATA_COLUMN_KEY}:
+ * {@code _file} (string, the location given to {@link #read}) and {@code _pos} (long, row
+ * position in the file counted from 0 in file order). Other constants, e.g. {@code _spec_id},
+ * can be supplied with {@link Builder#constant}.
+ *
+ * <p>Deletes: a {@code LongPredicate} over row positions drops deleted rows from every batch
+ * without copying (see {@link BatchProjection}); batches whose rows are all deleted are skipped.
+ *
+ * <p>Each batch is valid until the next call to {@link #next()}. The file is opened on the first
+ * call to {@link #next()}.
+ */
+public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
+  /** Field metadata key marking a requested column as a metadata column. */
+  public static final String METADATA_COLUMN_KEY = "floe.metadata-column";
+  public static final String FILE_COLUMN = "_file";
+  public static final String POS_COLUMN = "_pos";
+  public static final int DEFAULT_BATCH_SIZE = 4096;
+
+  private final String location;
+  private final long start;
+  private final long length;
+  private final Configuration conf;
+  private final int batchSize;
+  private final BatchProjection projection;
+  private VectorizedParquetRecordReader reader;
+  private long nextPosition;
+  private ColumnarBatch current;
+  private boolean closed;
+
+  private FloeParquetReader(Builder builder) {
+    this.location = builder.location;
+    this.start = builder.start;
+    this.length = builder.length;
+    this.conf = builder.conf != null ? builder.conf : new Configuration();
+    this.batchSize = builder.batchSize;
+    this.projection = new BatchProjection(
+        builder.readSchema, location, builder.constants, batchSize, builder.isDeleted);
+  }
+
+  /** Starts a reader for the data file at {@code location} (a URI or path string). */
+  public static Builder read(String location) {
+    return new Builder(location);
+  }
+
+  @Override
+  public boolean next() throws IOException {
+    if (closed) {
+      return false;
+    }
+    if (reader == null) {
+      open();
+    }
+    while (reader.nextBatch()) {
+      ColumnarBatch raw = reader.resultBatch();
+      long firstPosition = nextPosition;
+      nextPosition += raw.numRows();
+      current = projection.project(raw, firstPosition);
+      if (current != null) {
+        return true;
+      }
+    }
+    current = null;
+    return false;
+  }
+
+  @Override
+  public ColumnarBatch get() {
+    if (current == null) {
+      throw new IllegalStateException("No current batch: call next() first");
+    }
+    return current;
+  }
+
+  private void open() throws IOException {
+    Path path = new Path(location);
+    ParquetReadConf file =
+        ParquetReadConf.open(path, start, length, projection.dataSchema(), conf);
+    try {
+      if (projection.needsPositions() && file.firstRowPosition() < 0) {
+        throw new IOException("Cannot count row positions in " + location
+            + ": Parquet reported no row index offsets for the split at " + start);
+      }
+      this.nextPosition = file.firstRowPosition();
+      long splitLength = length >= 0 ? length : file.file().getLength() - start;
+      // no INT96 time zone conversion, no calendar rebasing; on-heap vectors
+      VectorizedParquetRecordReader vectorized = new VectorizedParquetRecordReader(
+          null, "CORRECTED", "UTC", "CORRECTED", "UTC", false, batchSize);
+      try {
+        vectorized.initialize(
+            new FileSplit(path, start, splitLength, new String[0]),
+            new TaskAttemptContextImpl(file.conf(), new TaskAttemptID()),
+            Option.apply(file.file()), Option.apply(file.stream()), Option.apply(file.footer()));
+        vectorized.resultBatch(); // allocates the batch (no partition columns)
+      } catch (IOException | RuntimeException | InterruptedException e) {
+        vectorized.close();
+        throw e;
+      }
+      this.reader = vectorized;
+    } catch (IOException | RuntimeException e) {
+      file.stream().close();
+      throw e;
+    } catch (InterruptedException e) {
+      file.stream().close();
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while opening " + location, e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    current = null;
+    try {
+      if (reader != null) {
+        reader.close(); // also closes the stream and the reader's vectors
+      }
+    } finally {
+      projection.close();
+    }
+  }
+
+  /** Configures a {@link FloeParquetReader}; every setting but the schema is optional. */
+  public static final class Builder {
+    private final String location;
+    private long start = 0;
+    private long length = -1;
+    private StructType readSchema;
+    private Configuration conf;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private LongPredicate isDeleted;
+    private final Map<String, Object> constants = new LinkedHashMap<>();
+
+    private Builder(String location) {
+      if (location == null || location.isEmpty()) {
+        throw new IllegalArgumentException("Invalid data file location: " + location);
+      }
+      this.location = location;
+    }
+
+    /** Reads the row groups whose midpoint is in [start, start + length); default whole file. */
+    public Builder split(long splitStart, long splitLength) {
+      if (splitStart < 0 || splitLength < 0) {
+        throw new IllegalArgumentException(
+            "Invalid split: start " + splitStart + ", length " + splitLength);
+      }
+      this.start = splitStart;
+      this.length = splitLength;
+      return this;
+    }
+
+    /** The Spark schema to return: file columns (by "parquet.field.id") and metadata columns. */
+    public Builder project(StructType schema) {
+      this.readSchema = schema;
+      return this;
+    }
+
+    public Builder conf(Configuration hadoopConf) {
+      this.conf = hadoopConf;
+      return this;
+    }
+
+    public Builder batchSize(int rows) {
+      if (rows <= 0) {
+        throw new IllegalArgumentException("Invalid batch size: " + rows);
+      }
+      this.batchSize = rows;
+      return this;
+    }
+
+    /** Rows whose position (from 0, file order) matches are left out; null means no deletes. */
+    public Builder filterDeleted(LongPredicate deleted) {
+      this.isDeleted = deleted;
+      return this;
+    }
+
+    /**
+     * Returns {@code value} (Catalyst internal form, e.g. UTF8String, InternalRow) for the
+     * requested column {@code name} instead of reading it, e.g. {@code _spec_id}.
+     */
+    public Builder constant(String name, Object value) {
+      constants.put(name, value);
+      return this;
+    }
+
+    public FloeParquetReader build() {
+      if (readSchema == null) {
+        throw new IllegalArgumentException("Missing read schema for " + location);
+      }
+      return new FloeParquetReader(this);
+    }
+
+    /** A row reader over the same batches; each returned row is reused by the next call. */
+    public PartitionReader<InternalRow> buildRowReader() {
+      return new ParquetRowReader(build(), readSchema);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.floe.spark.source;
+
+import io.floe.format.expr.Binder;
+import io.floe.format.expr.Expression;
+import io.floe.format.expr.Expressions;
+import io.floe.spark.FloeTable;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * Collects the columns and filters of a read. Filters prune files (partition values, column
+ * bounds); Spark still evaluates every filter on the rows it reads, so pruning only has to be safe.
+ */
+public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns {
+  private final FloeTable table;
+  private final CaseInsensitiveStringMap options;
+  private StructType requested;
+  private Predicate[] pushed = new Predicate[0];
+  private Expression filter = Expressions.alwaysTrue();
+
+  public FloeScanBuilder(FloeTable table, CaseInsensitiveStringMap options) {
+    this.table = table;
+    this.options = options;
+    this.requested = table.schema();
+  }
+
+  @Override
+  public Predicate[] pushPredicates(Predicate[] predicates) {
+    List<Predicate> accepted = new ArrayList<>();
+    Expression combined = Expressions.alwaysTrue();
+    for (Predicate p : predicates) {
+      Expression converted = SparkFilters.convert(p);
+      if (converted != null && bindsTo(converted)) {
+        combined = Expressions.and(combined, converted);
+        accepted.add(p);
+      }
+    }
+    this.filter = combined;
+    this.pushed = accepted.toArray(new Predicate[0]);
+    return predicates;
+  }
+
+  /** Filters on columns the format cannot bind (metadata columns, unsupported literals) stay with Spark. */
+  private boolean bindsTo(Expression expr) {
+    try {
+      Binder.bind(table.readSchema().asStruct(), expr);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public Predicate[] pushedPredicates() {
+    return pushed;
+  }
+
+  @Override
+  public void pruneColumns(StructType requiredSchema) {
+    this.requested = requiredSchema;
+  }
+
+  @Override
+  public Scan build() {
+    return new FloeScan(table, requested, filter, pushed, options);
+  }
+}

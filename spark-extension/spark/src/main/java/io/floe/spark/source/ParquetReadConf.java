@@ -1,0 +1,162 @@
+package io.floe.spark.source;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetInputFormat;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.Type;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * One Parquet file opened for Spark's vectorized reader: its footer (row groups of the split),
+ * the open stream, and a private copy of the Hadoop configuration telling Spark's
+ * {@code ParquetReadSupport} how to match the requested columns.
+ *
+ * <p>Column matching: when the file carries Parquet field ids (every file Floe, Iceberg or
+ * pyiceberg writes), columns are matched by id only. A requested column whose id is not in the
+ * file reads as nulls, even when a file column has the same name (a dropped and re-added column
+ * must not resurface old values), and a renamed column still finds its data. When the file has
+ * no field id at all (written by plain Spark or another tool, e.g. imported files), ids cannot
+ * work and columns are matched by name instead, honouring {@code spark.sql.caseSensitive}. A
+ * file with ids on only some columns is matched by id: columns without an id read as nulls.
+ *
+ * <p>No Parquet filter is ever pushed into the reader, so rows come back in file order and row
+ * positions can be counted.
+ */
+final class ParquetReadConf {
+  private final HadoopInputFile file;
+  private final SeekableInputStream stream;
+  private final ParquetMetadata footer;
+  private final Configuration conf;
+  private final boolean matchByFieldId;
+  private final long firstRowPosition;
+
+  private ParquetReadConf(
+      HadoopInputFile file, SeekableInputStream stream, ParquetMetadata footer, Configuration conf,
+      boolean matchByFieldId, long firstRowPosition) {
+    this.file = file;
+    this.stream = stream;
+    this.footer = footer;
+    this.conf = conf;
+    this.matchByFieldId = matchByFieldId;
+    this.firstRowPosition = firstRowPosition;
+  }
+
+  /**
+   * Opens {@code path} and reads the footer of the row groups whose midpoint falls in
+   * [start, start + length); a negative length selects the whole file.
+   */
+  static ParquetReadConf open(
+      Path path, long start, long length, StructType dataSchema, Configuration base)
+      throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.unset(ParquetInputFormat.FILTER_PREDICATE);
+    conf.unset(ParquetInputFormat.UNBOUND_RECORD_FILTER);
+    HadoopReadOptions.Builder options = HadoopReadOptions.builder(conf, path);
+    if (length >= 0) {
+      options.withRange(start, start + length);
+    }
+    ParquetReadOptions readOptions = options.build();
+    HadoopInputFile file = HadoopInputFile.fromPath(path, conf);
+    SeekableInputStream stream = file.newStream();
+    try {
+      ParquetMetadata footer = ParquetFileReader.readFooter(file, readOptions, stream);
+      boolean byId = hasFieldIds(footer.getFileMetaData().getSchema());
+      configure(conf, dataSchema, byId);
+      return new ParquetReadConf(file, stream, footer, conf, byId, firstRowPosition(footer));
+    } catch (IOException | RuntimeException e) {
+      stream.close();
+      throw e;
+    }
+  }
+
+  private static void configure(Configuration conf, StructType dataSchema, boolean byId) {
+    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
+    conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), dataSchema.json());
+    conf.setBoolean(SQLConf.PARQUET_FIELD_ID_READ_ENABLED().key(), byId);
+    // the "file has no ids" case is handled above by matching names; never fail on it
+    conf.setBoolean(SQLConf.IGNORE_MISSING_PARQUET_FIELD_ID().key(), true);
+    // Spark's schema converter reads these without defaults; keep the session's values if set
+    setIfUnset(conf, SQLConf.PARQUET_BINARY_AS_STRING().key(), "false");
+    setIfUnset(conf, SQLConf.PARQUET_INT96_AS_TIMESTAMP().key(), "true");
+    setIfUnset(conf, SQLConf.CASE_SENSITIVE().key(), "false");
+    setIfUnset(conf, SQLConf.PARQUET_INFER_TIMESTAMP_NTZ_ENABLED().key(), "true");
+    setIfUnset(conf, SQLConf.LEGACY_PARQUET_NANOS_AS_LONG().key(), "false");
+  }
+
+  private static void setIfUnset(Configuration conf, String key, String value) {
+    if (conf.get(key) == null) {
+      conf.set(key, value);
+    }
+  }
+
+  /** True when any node of the file schema carries a field id. */
+  static boolean hasFieldIds(Type type) {
+    if (type.getId() != null) {
+      return true;
+    }
+    if (!type.isPrimitive()) {
+      for (Type child : ((GroupType) type).getFields()) {
+        if (hasFieldIds(child)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Position in the file of the split's first row, or -1 when Parquet did not report row index
+   * offsets or the selected row groups are not contiguous.
+   */
+  private static long firstRowPosition(ParquetMetadata footer) {
+    List<BlockMetaData> blocks = footer.getBlocks();
+    if (blocks.isEmpty()) {
+      return 0;
+    }
+    long first = blocks.get(0).getRowIndexOffset();
+    long expected = first;
+    for (BlockMetaData block : blocks) {
+      if (first < 0 || block.getRowIndexOffset() != expected) {
+        return -1;
+      }
+      expected += block.getRowCount();
+    }
+    return first;
+  }
+
+  HadoopInputFile file() {
+    return file;
+  }
+
+  SeekableInputStream stream() {
+    return stream;
+  }
+
+  ParquetMetadata footer() {
+    return footer;
+  }
+
+  Configuration conf() {
+    return conf;
+  }
+
+  boolean matchByFieldId() {
+    return matchByFieldId;
+  }
+
+  long firstRowPosition() {
+    return firstRowPosition;
+  }
+}

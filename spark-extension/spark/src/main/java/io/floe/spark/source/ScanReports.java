@@ -1,0 +1,37 @@
+package io.floe.spark.source;
+
+import io.floe.format.scan.ScanMetrics;
+import io.floe.format.scan.ScanPlan;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The pruning counts of the last scan planned for each table in this JVM: how many manifests and
+ * data files were considered and how many were read. Tests read them through
+ * {@code FloeScanReports.last(tableName)} to assert pruning without timing anything.
+ */
+public final class ScanReports {
+  private static final ConcurrentHashMap<String, ScanMetrics> LAST = new ConcurrentHashMap<>();
+
+  private ScanReports() {}
+
+  static void record(String table, ScanPlan plan) {
+    LAST.put(table, plan.metrics());
+  }
+
+  /** The metrics of the last planned scan of {@code table} (catalog.namespace.name), or null. */
+  public static ScanMetrics last(String table) {
+    return LAST.get(table);
+  }
+
+  /** The same as a small JSON object, for Python callers. */
+  public static String lastAsJson(String table) {
+    ScanMetrics m = LAST.get(table);
+    if (m == null) {
+      return "null";
+    }
+    return "{\"total-manifests\":" + m.totalManifests() + ",\"scanned-manifests\":" + m.scannedManifests()
+        + ",\"skipped-manifests\":" + m.skippedManifests() + ",\"total-data-files\":" + m.totalDataFiles()
+        + ",\"result-data-files\":" + m.resultDataFiles() + ",\"skipped-data-files\":" + m.skippedDataFiles()
+        + ",\"result-delete-files\":" + m.resultDeleteFiles() + "}";
+  }
+}

@@ -1,0 +1,122 @@
+package io.floe.spark.write;
+
+import io.floe.format.partition.PartitionData;
+import io.floe.format.partition.PartitionSpec;
+import io.floe.format.types.Schema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Writes one task's rows into Parquet files: one open file at a time, a new file when the partition
+ * changes (rows arrive clustered by partition) or the file reaches the target size.
+ */
+final class FloeDataWriter implements DataWriter<InternalRow> {
+  private final Schema schema;
+  private final StructType rowType;
+  private final PartitionSpec spec;
+  private final PartitionKeys keys;
+  private final String dataLocation;
+  private final Configuration conf;
+  private final Map<String, String> properties;
+  private final long targetFileSize;
+  private final String fileNamePrefix;
+  private final List<WrittenFile> completed = new ArrayList<>();
+  private final List<String> started = new ArrayList<>();
+  private FloeParquetWriter current = null;
+  private String currentPath = null;
+  private PartitionData currentPartition = null;
+  private int fileCount = 0;
+
+  FloeDataWriter(Schema schema, StructType rowType, PartitionSpec spec, String dataLocation, Configuration conf,
+      Map<String, String> properties, int partitionId, long taskId, String operationId) {
+    this.schema = schema;
+    this.rowType = rowType;
+    this.spec = spec;
+    this.keys = new PartitionKeys(spec, schema, rowType);
+    this.dataLocation = dataLocation;
+    this.conf = conf;
+    this.properties = properties;
+    this.targetFileSize = Long.parseLong(properties.getOrDefault("write.target-file-size-bytes", "536870912"));
+    this.fileNamePrefix = String.format("%05d-%d-%s-", partitionId, taskId, operationId);
+  }
+
+  @Override
+  public void write(InternalRow row) throws IOException {
+    PartitionData partition = keys.isUnpartitioned() ? PartitionData.empty() : PartitionData.of(keys.partition(row));
+    if (current != null && (!partition.equals(currentPartition) || current.length() >= targetFileSize)) {
+      closeCurrent();
+    }
+    if (current == null) {
+      open(partition);
+    }
+    current.write(row);
+  }
+
+  private void open(PartitionData partition) {
+    fileCount += 1;
+    String dir = keys.isUnpartitioned() ? dataLocation : dataLocation + "/" + spec.partitionToPath(partition.toArray());
+    currentPath = dir + "/" + fileNamePrefix + String.format("%05d", fileCount) + ".parquet";
+    started.add(currentPath);
+    current = new FloeParquetWriter(schema, rowType, currentPath, conf, properties);
+    currentPartition = partition;
+  }
+
+  private void closeCurrent() throws IOException {
+    current.close();
+    long size = current.length();
+    if (current.metrics().recordCount() > 0) {
+      completed.add(WrittenFile.of(currentPath, size, spec.specId(), currentPartition.toArray(), current.metrics(),
+          current.splitOffsets()));
+    } else {
+      deleteQuietly(currentPath);
+    }
+    current = null;
+    currentPath = null;
+  }
+
+  @Override
+  public WriterCommitMessage commit() throws IOException {
+    if (current != null) {
+      closeCurrent();
+    }
+    return new FloeCommitMessage(List.copyOf(completed));
+  }
+
+  @Override
+  public void abort() {
+    try {
+      if (current != null) {
+        current.close();
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // the file is deleted below
+    }
+    current = null;
+    started.forEach(this::deleteQuietly);
+  }
+
+  private void deleteQuietly(String location) {
+    try {
+      Path p = new Path(location);
+      p.getFileSystem(conf).delete(p, false);
+    } catch (IOException | UncheckedIOException ignored) {
+      // best effort
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (current != null) {
+      abort();
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.floe.spark.write;
+
+import io.floe.format.expr.Expression;
+import io.floe.format.expr.Expressions;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.partition.PartitionField;
+import io.floe.spark.FloeTable;
+import io.floe.spark.source.SparkFilters;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.SupportsDynamicOverwrite;
+import org.apache.spark.sql.connector.write.SupportsOverwriteV2;
+import org.apache.spark.sql.connector.write.SupportsTruncate;
+import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+
+/**
+ * INSERT INTO (append), INSERT OVERWRITE with a static partition or {@code overwrite(cond)} (files of
+ * matching partitions are replaced), dynamic partition overwrite, and truncate. An overwrite
+ * condition must only use identity-partition columns, so that it selects whole files.
+ */
+public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOverwrite, SupportsOverwriteV2,
+    SupportsTruncate {
+  private final FloeWriteTarget target;
+  private final LogicalWriteInfo info;
+  private FloeBatchWrite.Mode mode = FloeBatchWrite.Mode.APPEND;
+  private Expression overwriteFilter = null;
+
+  public FloeWriteBuilder(FloeTable table, LogicalWriteInfo info) {
+    this(FloeWriteTarget.forTable(table), info);
+  }
+
+  FloeWriteBuilder(FloeWriteTarget target, LogicalWriteInfo info) {
+    this.target = target;
+    this.info = info;
+  }
+
+  @Override
+  public WriteBuilder overwriteDynamicPartitions() {
+    mode = FloeBatchWrite.Mode.OVERWRITE_DYNAMIC;
+    return this;
+  }
+
+  @Override
+  public WriteBuilder truncate() {
+    mode = FloeBatchWrite.Mode.TRUNCATE;
+    return this;
+  }
+
+  @Override
+  public boolean canOverwrite(Predicate[] predicates) {
+    Set<String> identitySources = identityPartitionColumns(target.metadata());
+    for (Predicate p : predicates) {
+      if (SparkFilters.convert(p) == null) {
+        return false;
+      }
+      for (NamedReference ref : p.references()) {
+        if (!identitySources.contains(String.join(".", ref.fieldNames()))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static Set<String> identityPartitionColumns(TableMetadata metadata) {
+    Set<String> names = new HashSet<>();
+    for (PartitionField f : metadata.spec().fields()) {
+      if (f.transform().isIdentity()) {
+        names.add(metadata.schema().findColumnName(f.sourceId()));
+      }
+    }
+    return names;
+  }
+
+  @Override
+  public WriteBuilder overwrite(Predicate[] predicates) {
+    Expression filter = Expressions.alwaysTrue();
+    boolean alwaysTrue = true;
+    for (Predicate p : predicates) {
+      Expression converted = SparkFilters.convert(p);
+      if (converted == null) {
+        throw new IllegalArgumentException("Cannot overwrite table " + target.name() + " by condition " + p
+            + ": the condition cannot be converted to a partition filter");
+      }
+      filter = Expressions.and(filter, converted);
+      alwaysTrue &= converted.equals(Expressions.alwaysTrue());
+    }
+    if (alwaysTrue) {
+      mode = FloeBatchWrite.Mode.TRUNCATE;
+    } else {
+      mode = FloeBatchWrite.Mode.OVERWRITE_BY_FILTER;
+      overwriteFilter = filter;
+    }
+    return this;
+  }
+
+  @Override
+  public Write build() {
+    return new FloeWrite(target, info, mode, overwriteFilter);
+  }
+}

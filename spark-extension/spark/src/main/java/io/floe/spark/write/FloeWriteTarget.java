@@ -1,0 +1,55 @@
+package io.floe.spark.write;
+
+import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.OverwriteFiles;
+import io.floe.format.commit.SnapshotProducer;
+import io.floe.format.commit.TableOperations;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.spark.FloeTable;
+
+/** A write into an existing table: commits through the table's operations, with retries. */
+public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
+  private final String name;
+  private final TableOperations ops;
+  private final TableMetadata metadata;
+
+  public FloeWriteTarget(String name, TableOperations ops, TableMetadata metadata) {
+    this.name = name;
+    this.ops = ops;
+    this.metadata = metadata;
+  }
+
+  static FloeWriteTarget forTable(FloeTable table) {
+    return new FloeWriteTarget(table.name(), table.ops(), table.metadata());
+  }
+
+  public TableMetadata metadata() {
+    return metadata;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public AppendFiles newAppend() {
+    return new AppendFiles(ops);
+  }
+
+  @Override
+  public OverwriteFiles newOverwrite() {
+    return new OverwriteFiles(ops);
+  }
+
+  @Override
+  public void commit(SnapshotProducer producer, TableMetadata base) {
+    producer.commit();
+  }
+
+  /** Builds a write builder for this target (used by staged tables). */
+  public org.apache.spark.sql.connector.write.WriteBuilder newWriteBuilder(
+      org.apache.spark.sql.connector.write.LogicalWriteInfo info) {
+    return new FloeWriteBuilder(this, info);
+  }
+}

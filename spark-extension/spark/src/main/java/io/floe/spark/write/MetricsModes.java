@@ -1,0 +1,81 @@
+package io.floe.spark.write;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Which column metrics a data file records, from the table properties
+ * {@code write.metadata.metrics.default} (default {@code truncate(16)}) and
+ * {@code write.metadata.metrics.column.<full column name>}: {@code none} (nothing),
+ * {@code counts} (sizes, value, null and NaN counts), {@code truncate(N)} (counts plus bounds,
+ * strings cut to N code points and binary to N bytes) or {@code full} (counts plus exact bounds).
+ */
+final class MetricsModes {
+  static final String DEFAULT_MODE = "write.metadata.metrics.default";
+  static final String COLUMN_MODE_PREFIX = "write.metadata.metrics.column.";
+  private static final Mode TRUNCATE_16 = new Mode(Kind.TRUNCATE, 16);
+  private static final Pattern TRUNCATE = Pattern.compile("truncate\\((\\d+)\\)");
+
+  enum Kind { NONE, COUNTS, TRUNCATE, FULL }
+
+  /** A metrics mode; {@code length} applies to {@link Kind#TRUNCATE} only. */
+  static final class Mode {
+    final Kind kind;
+    final int length;
+
+    private Mode(Kind kind, int length) {
+      this.kind = kind;
+      this.length = length;
+    }
+
+    boolean counts() {
+      return kind != Kind.NONE;
+    }
+
+    boolean bounds() {
+      return kind == Kind.TRUNCATE || kind == Kind.FULL;
+    }
+  }
+
+  private final Mode defaultMode;
+  private final Map<String, String> properties;
+
+  private MetricsModes(Mode defaultMode, Map<String, String> properties) {
+    this.defaultMode = defaultMode;
+    this.properties = properties;
+  }
+
+  static MetricsModes from(Map<String, String> properties) {
+    String value = properties.get(DEFAULT_MODE);
+    return new MetricsModes(value == null ? TRUNCATE_16 : parse(value), properties);
+  }
+
+  Mode modeFor(String columnName) {
+    String value = properties.get(COLUMN_MODE_PREFIX + columnName);
+    return value == null ? defaultMode : parse(value);
+  }
+
+  static Mode parse(String value) {
+    String mode = value.trim().toLowerCase(Locale.ROOT);
+    switch (mode) {
+      case "none":
+        return new Mode(Kind.NONE, 0);
+      case "counts":
+        return new Mode(Kind.COUNTS, 0);
+      case "full":
+        return new Mode(Kind.FULL, 0);
+      default:
+        Matcher truncate = TRUNCATE.matcher(mode);
+        if (truncate.matches()) {
+          int length = Integer.parseInt(truncate.group(1));
+          if (length > 0) {
+            return new Mode(Kind.TRUNCATE, length);
+          }
+        }
+        throw new IllegalArgumentException(
+            "Invalid metrics mode: " + value + " (expected none, counts, truncate(N) with N > 0, or full)");
+    }
+  }
+}
