@@ -1,0 +1,32 @@
+"""Floe: an Iceberg-compatible open table format for Apache Spark.
+
+``floe.session`` / ``floe.configure`` set up a SparkSession with Floe's catalog and SQL extensions;
+``floe.inspect`` reads Floe (and Iceberg) tables in pure Python, without a JVM.
+"""
+
+from floe.errors import FloeError, JarNotFoundError, NoSuchTableError
+from floe.spark import (
+    CATALOG_CLASS,
+    EXTENSIONS_CLASS,
+    configure,
+    floe_conf,
+    jar_path,
+    session,
+    warehouse_uri,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CATALOG_CLASS",
+    "EXTENSIONS_CLASS",
+    "FloeError",
+    "JarNotFoundError",
+    "NoSuchTableError",
+    "__version__",
+    "configure",
+    "floe_conf",
+    "jar_path",
+    "session",
+    "warehouse_uri",
+]

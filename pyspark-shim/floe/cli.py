@@ -1,0 +1,186 @@
+"""The ``floe`` command: demo, sql, thriftserver, inspect."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import decimal
+import json
+import os
+import sys
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from floe.errors import FloeError
+from floe.spark import floe_conf
+
+THRIFT_SERVER_CLASS = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
+DEFAULT_WAREHOUSE = "warehouse"
+# The command-line tools use Floe as their only catalog: no Hive metastore (no metastore_db/).
+_CLI_CONF = {"spark.sql.catalogImplementation": "in-memory"}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args, passthrough = parser.parse_known_args(argv)
+    if passthrough and args.command not in ("sql", "thriftserver"):
+        parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
+    try:
+        if args.command == "demo":
+            from floe.demo import run_demo
+
+            run_demo(args.warehouse, catalog=args.catalog)
+            return 0
+        if args.command == "sql":
+            _exec_spark(spark_sql_command(args.warehouse, args.catalog, passthrough))
+        if args.command == "thriftserver":
+            command = thriftserver_command(
+                args.warehouse, args.catalog, args.port, args.host, passthrough
+            )
+            _exec_spark(command)
+        if args.command == "inspect":
+            print(json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json))
+            return 0
+    except FloeError as e:
+        print(f"floe: {e}", file=sys.stderr)
+        return 1
+    parser.print_help()
+    return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="floe", description=__doc__, allow_abbrev=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = commands.add_parser(
+        "demo", help="create, fill and query a demo table", allow_abbrev=False
+    )
+    _add_catalog_options(demo)
+
+    sql = commands.add_parser(
+        "sql",
+        help="Spark's spark-sql shell with Floe as the default catalog; other arguments go to it",
+        allow_abbrev=False,
+    )
+    _add_catalog_options(sql)
+
+    thrift = commands.add_parser(
+        "thriftserver",
+        help="Spark's Thrift JDBC/ODBC server (foreground) with the Floe catalog; "
+        "other arguments go to spark-submit",
+        allow_abbrev=False,
+    )
+    _add_catalog_options(thrift)
+    thrift.add_argument("--port", type=int, default=10000, help="JDBC port (default 10000)")
+    thrift.add_argument(
+        "--host", default="localhost", help="interface to listen on (default localhost)"
+    )
+
+    inspect = commands.add_parser(
+        "inspect",
+        help="print a table's metadata, snapshots and live files as JSON (bytes as hex)",
+        allow_abbrev=False,
+    )
+    inspect.add_argument("path", help="table location (path or file: URI)")
+    inspect.add_argument("--snapshot", type=int, default=None, help="snapshot id (default current)")
+    return parser
+
+
+def _add_catalog_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--warehouse", default=DEFAULT_WAREHOUSE, help="warehouse path or URI (default ./warehouse)"
+    )
+    parser.add_argument("--catalog", default="floe", help="catalog name (default floe)")
+
+
+def spark_home() -> Path:
+    """Return the Spark distribution inside the installed pyspark package."""
+    import pyspark
+
+    return Path(pyspark.__file__).resolve().parent
+
+
+def _conf_args(warehouse: str, catalog: str, default: bool) -> list[str]:
+    conf = {**_CLI_CONF, **floe_conf(warehouse, catalog=catalog, default=default)}
+    args: list[str] = []
+    for key, value in conf.items():
+        args += ["--conf", f"{key}={value}"]
+    return args
+
+
+def spark_sql_command(warehouse: str, catalog: str, passthrough: Sequence[str]) -> list[str]:
+    """Return the spark-sql command line with Floe configured as the default catalog."""
+    script = spark_home() / "bin" / "spark-sql"
+    return ["bash", str(script), *_conf_args(warehouse, catalog, default=True), *passthrough]
+
+
+def thriftserver_command(
+    warehouse: str, catalog: str, port: int, host: str, passthrough: Sequence[str]
+) -> list[str]:
+    """Return the command line that runs the Thrift JDBC server in the foreground.
+
+    Spark's default catalog stays the session catalog: on connect, the server runs
+    ``USE <database of the JDBC URL>`` (``default`` when none), which must exist in that catalog.
+    """
+    script = spark_home() / "bin" / "spark-submit"
+    return [
+        "bash",
+        str(script),
+        "--class",
+        THRIFT_SERVER_CLASS,
+        "--name",
+        "Floe Thrift JDBC/ODBC server",
+        *_conf_args(warehouse, catalog, default=False),
+        *passthrough,
+        "--hiveconf",
+        f"hive.server2.thrift.port={port}",
+        "--hiveconf",
+        f"hive.server2.thrift.bind.host={host}",
+    ]
+
+
+def _exec_spark(command: list[str]) -> NoReturn:
+    env = dict(os.environ, SPARK_HOME=str(spark_home()))
+    sys.stdout.flush()
+    os.execvpe(command[0], command, env)
+
+
+def inspect_summary(path: str, snapshot_id: int | None = None) -> dict[str, Any]:
+    """Return what ``floe inspect`` prints: metadata summary, snapshots and live files."""
+    from floe import inspect
+
+    metadata = inspect.load_table_metadata(path)
+    snapshot = inspect.find_snapshot(metadata, snapshot_id)
+    schemas = {s.get("schema-id"): s for s in metadata.get("schemas", [])}
+    specs = {s.get("spec-id"): s for s in metadata.get("partition-specs", [])}
+    return {
+        "metadata-file": str(inspect.metadata_file(path)),
+        "format-version": metadata.get("format-version"),
+        "table-uuid": metadata.get("table-uuid"),
+        "location": metadata.get("location"),
+        "current-snapshot-id": metadata.get("current-snapshot-id"),
+        "schema": schemas.get(metadata.get("current-schema-id"), metadata.get("schema")),
+        "partition-spec": specs.get(metadata.get("default-spec-id")),
+        "properties": metadata.get("properties", {}),
+        "snapshots": metadata.get("snapshots", []),
+        "files-of-snapshot": snapshot["snapshot-id"] if snapshot else None,
+        "files": inspect.table_files(path, snapshot["snapshot-id"]) if snapshot else [],
+    }
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    raise TypeError(f"Cannot write {type(value).__name__} as JSON")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+"""Pure-Python readers for Floe (and Iceberg) tables: no JVM needed.
+
+Locations may be plain local paths, ``file:/...`` or ``file:///...`` URIs.
+"""
+
+from floe.inspect.data import arrow_schema, read_table
+from floe.inspect.files import table_files
+from floe.inspect.manifests import read_avro, read_manifest, read_manifest_list
+from floe.inspect.metadata import find_snapshot, load_table_metadata, metadata_file
+from floe.inspect.puffin import read_puffin, read_puffin_blob, theta_estimate
+
+__all__ = [
+    "arrow_schema",
+    "find_snapshot",
+    "load_table_metadata",
+    "metadata_file",
+    "read_avro",
+    "read_manifest",
+    "read_manifest_list",
+    "read_puffin",
+    "read_puffin_blob",
+    "read_table",
+    "table_files",
+    "theta_estimate",
+]

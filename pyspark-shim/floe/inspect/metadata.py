@@ -1,0 +1,97 @@
+"""Finding and reading a table's current metadata file (``metadata/v<N>.metadata.json``)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from floe.errors import FloeError, NoSuchTableError
+from floe.inspect._paths import local_path
+
+_VERSIONED = re.compile(r"^v(\d+)(?:\.gz)?\.metadata\.json(?:\.gz)?$")
+
+
+def metadata_file(table_location: str) -> Path:
+    """Return the current metadata file of the table at ``table_location``.
+
+    Reads ``metadata/version-hint.text``; when it is missing or unreadable, takes the highest
+    ``v<N>.metadata.json``; then probes ``v<N+1>``, ``v<N+2>``... as a stale hint may lag behind.
+    A path to a ``*.metadata.json`` file is returned as is.
+    """
+    path = local_path(table_location)
+    if path.is_file() and ".metadata.json" in path.name:
+        return path
+    metadata_dir = path / "metadata"
+    if not metadata_dir.is_dir():
+        raise NoSuchTableError(f"Cannot find table metadata: {metadata_dir} is not a directory")
+    version = _hint_version(metadata_dir)
+    if version is None or _versioned_file(metadata_dir, version) is None:
+        version = _highest_listed_version(metadata_dir)
+    if version is None:
+        raise NoSuchTableError(
+            f"Cannot find table metadata in {metadata_dir}: no version-hint.text and no "
+            "v<N>.metadata.json file"
+        )
+    while _versioned_file(metadata_dir, version + 1) is not None:
+        version += 1
+    found = _versioned_file(metadata_dir, version)
+    assert found is not None
+    return found
+
+
+def load_table_metadata(table_location: str) -> dict[str, Any]:
+    """Return the parsed current metadata JSON of the table at ``table_location``."""
+    path = metadata_file(table_location)
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    try:
+        parsed = json.loads(raw)
+    except ValueError as e:
+        raise FloeError(f"Invalid table metadata file {path}: {e}") from e
+    if not isinstance(parsed, dict):
+        raise FloeError(f"Invalid table metadata file {path}: expected a JSON object")
+    return parsed
+
+
+def find_snapshot(
+    metadata: dict[str, Any], snapshot_id: int | None = None
+) -> dict[str, Any] | None:
+    """Return the snapshot ``snapshot_id``, or the current one (None if the table has none)."""
+    if snapshot_id is None:
+        current = metadata.get("current-snapshot-id")
+        if current is None or current == -1:
+            return None
+        snapshot_id = int(current)
+    for snapshot in metadata.get("snapshots", []):
+        if snapshot.get("snapshot-id") == snapshot_id:
+            return dict(snapshot)
+    raise FloeError(f"Cannot find snapshot {snapshot_id} in table {metadata.get('location')}")
+
+
+def _hint_version(metadata_dir: Path) -> int | None:
+    try:
+        hint = (metadata_dir / "version-hint.text").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(hint) if hint.isdigit() else None
+
+
+def _highest_listed_version(metadata_dir: Path) -> int | None:
+    versions = [int(m.group(1)) for p in metadata_dir.iterdir() if (m := _VERSIONED.match(p.name))]
+    return max(versions, default=None)
+
+
+def _versioned_file(metadata_dir: Path, version: int) -> Path | None:
+    for name in (
+        f"v{version}.metadata.json",
+        f"v{version}.gz.metadata.json",
+        f"v{version}.metadata.json.gz",
+    ):
+        candidate = metadata_dir / name
+        if candidate.is_file():
+            return candidate
+    return None

@@ -1,0 +1,56 @@
+"""The Apache Iceberg Spark runtime jar for interop tests, cached in ~/.cache/floe ($FLOE_CACHE).
+
+Fetched once with the Apache Ivy that ships in pyspark's jars (its default resolver is Maven
+Central). ``python python-tests/iceberg_runtime.py`` fetches it and prints its path.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+GROUP = "org.apache.iceberg"
+ARTIFACT = "iceberg-spark-runtime-4.1_2.13"
+VERSION = os.environ.get("FLOE_ICEBERG_VERSION", "1.11.0")
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("FLOE_CACHE", Path.home() / ".cache" / "floe"))
+
+
+def iceberg_runtime_jar() -> Path:
+    """Return the cached runtime jar, fetching it first when it is not cached yet."""
+    cache = cache_dir()
+    jar = cache / f"{ARTIFACT}-{VERSION}.jar"
+    if jar.is_file():
+        return jar
+    import pyspark
+
+    ivy = sorted((Path(pyspark.__file__).parent / "jars").glob("ivy-*.jar"))
+    if not ivy:
+        raise FileNotFoundError("Cannot find Apache Ivy in pyspark's jars to fetch the Iceberg jar")
+    java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if "JAVA_HOME" in os.environ else "java"
+    ivy_cache = cache / "ivy-cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    command = [
+        str(java), "-cp", str(ivy[-1]), "org.apache.ivy.Main",
+        "-dependency", GROUP, ARTIFACT, VERSION,
+        "-notransitive", "-types", "jar", "-warn",
+        "-cache", str(ivy_cache),
+        "-retrieve", f"{cache}/[artifact]-[revision].[ext]",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    shutil.rmtree(ivy_cache, ignore_errors=True)
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"Cannot fetch {GROUP}:{ARTIFACT}:{VERSION}:\n{done.stdout}{done.stderr}"
+        )
+    if not jar.is_file():
+        raise FileNotFoundError(f"Fetching {GROUP}:{ARTIFACT}:{VERSION} did not produce {jar}")
+    return jar
+
+
+if __name__ == "__main__":
+    print(iceberg_runtime_jar())
