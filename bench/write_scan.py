@@ -7,7 +7,8 @@ Writes N generated rows of 8 columns (bigint, int, double, decimal(12,2), date, 
 strings) with ``df.writeTo("floe.bench.t_<rep>").create()`` and with ``df.write.parquet``, then
 scans each with one aggregate over every column. Each measurement is repeated ``--reps`` times
 after one unmeasured warm-up round, best time kept. Ratios are Floe throughput / Parquet
-throughput (higher is better); goals: write >= 0.90, scan >= 0.97. Results go to stdout and bench/out/*.json.
+throughput (higher is better); goals: write >= 0.90, scan >= 0.97. Results go to stdout and
+bench/out/*.json.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def directory_bytes(path: Path) -> int:
 
 
 def warm_up(spark: SparkSession, codec: str, workdir: Path) -> None:
-    """One unmeasured write and scan per system, so JIT and class loading land in neither's times."""
+    """One unmeasured write and scan per system: JIT and class loading land in neither's times."""
     rows = 500_000
     generated(spark, rows).writeTo("floe.bench.warmup").tableProperty(
         "write.parquet.compression-codec", codec
