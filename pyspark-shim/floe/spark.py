@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from floe.errors import FloeError, JarNotFoundError
+from floe.inspect._paths import local_path
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -59,15 +60,10 @@ def warehouse_uri(warehouse: str) -> str:
     if not warehouse:
         raise FloeError("Invalid warehouse: empty location")
     if warehouse.startswith("file:"):
-        rest = warehouse[len("file:") :]
-        if rest.startswith("//"):
-            host, _, path = rest[2:].partition("/")
-            if host not in ("", "localhost"):
-                raise FloeError(f"Invalid warehouse {warehouse!r}: file URIs cannot name a host")
-            rest = "/" + path
-        if not rest.startswith("/"):
+        path = local_path(warehouse)
+        if not path.is_absolute():
             raise FloeError(f"Invalid warehouse {warehouse!r}: a file URI needs an absolute path")
-        return "file://" + _strip_trailing_slash(os.path.normpath(rest))
+        return "file://" + _strip_trailing_slash(os.path.normpath(path))
     if _SCHEME.match(warehouse):
         return _strip_trailing_slash(warehouse)
     absolute = str(Path(warehouse).expanduser().resolve())

@@ -2,10 +2,8 @@ package io.floe.spark;
 
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
-import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.FileSystemTableOperations;
-import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.commit.TableReplacement;
 import io.floe.format.metadata.TableMetadata;
@@ -76,16 +74,6 @@ final class StagedFloeTable implements StagedTable, SupportsWrite {
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     FloeWriteTarget writeTarget = new FloeWriteTarget(name(), ops, target) {
-      @Override
-      public AppendFiles newAppend() {
-        return new AppendFiles(ops);
-      }
-
-      @Override
-      public OverwriteFiles newOverwrite() {
-        return new OverwriteFiles(ops);
-      }
-
       @Override
       public void commit(SnapshotProducer producer, TableMetadata base) {
         pending = producer;
