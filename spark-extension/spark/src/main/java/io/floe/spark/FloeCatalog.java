@@ -43,6 +43,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
   public static final String WAREHOUSE = "warehouse";
+  /** {@code auto} (local paths: hard-link publish; other URIs: Hadoop), {@code local}, or {@code hadoop}. */
+  public static final String IO_IMPL = "io-impl";
   private static final List<String> RESERVED_PROPERTIES = List.of(
       TableCatalog.PROP_PROVIDER, TableCatalog.PROP_LOCATION, TableCatalog.PROP_EXTERNAL,
       TableCatalog.PROP_IS_MANAGED_LOCATION, TableCatalog.PROP_OWNER, "format-version", "current-snapshot-id",
@@ -64,8 +66,26 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
     }
     this.hadoopConf = SparkSession.active().sessionState().newHadoopConf();
     String location = qualify(warehouse);
-    FileIO io = HadoopFileIO.forLocation(location, hadoopConf);
+    FileIO io = fileIO(options.getOrDefault(IO_IMPL, "auto"), location);
     this.catalog = new FileSystemCatalog(io, location);
+  }
+
+  private FileIO fileIO(String impl, String location) {
+    switch (impl.toLowerCase(Locale.ROOT)) {
+      case "auto":
+        return HadoopFileIO.forLocation(location, hadoopConf);
+      case "hadoop":
+        return new HadoopFileIO(hadoopConf);
+      case "local":
+        if (!location.startsWith("file:")) {
+          throw new IllegalArgumentException("Invalid " + IO_IMPL + "=local for catalog " + name
+              + ": warehouse " + location + " is not a local path");
+        }
+        return new io.floe.format.io.LocalFileIO();
+      default:
+        throw new IllegalArgumentException("Invalid " + IO_IMPL + " '" + impl + "' for catalog " + name
+            + ": use auto, local or hadoop");
+    }
   }
 
   /** A local path becomes a {@code file:///} URI; URIs are kept as given. */
