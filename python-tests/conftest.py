@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from iceberg_runtime import IcebergRuntime
     from pyspark.sql import SparkSession
 
 CATALOG = "floe"
+ICEBERG_CATALOG = "iceberg"
 # Pinned so that results do not depend on the machine: UTC, en_US.
 JVM_OPTIONS = "-Duser.timezone=UTC -Duser.language=en -Duser.country=US"
 
@@ -27,40 +29,59 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def iceberg_jar() -> Path:
-    """The Apache Iceberg Spark runtime jar (fetched once into ~/.cache/floe)."""
-    from iceberg_runtime import iceberg_runtime_jar
+def iceberg_runtime(request: pytest.FixtureRequest) -> IcebergRuntime:
+    """The Apache Iceberg Spark runtime jar (fetched once into ~/.cache/floe), or why it is missing.
 
-    return iceberg_runtime_jar()
+    Fetched only when a collected test uses the ``iceberg`` fixture, so runs without interop tests
+    never touch the network. A failed download is not an error: those tests skip.
+    """
+    from iceberg_runtime import IcebergRuntime, find_iceberg_runtime
+
+    items = request.session.items
+    if not any(ICEBERG_CATALOG in getattr(item, "fixturenames", ()) for item in items):
+        return IcebergRuntime(None, "no collected test needs the Apache Iceberg Spark runtime")
+    return find_iceberg_runtime()
 
 
 @pytest.fixture(scope="session")
 def spark(
-    warehouse: Path, iceberg_jar: Path, tmp_path_factory: pytest.TempPathFactory
+    warehouse: Path, iceberg_runtime: IcebergRuntime, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SparkSession]:
-    """One SparkSession for the whole run: catalog ``floe`` on ``warehouse``, and catalog
-    ``iceberg`` (Apache Iceberg's runtime, hadoop type) on the same warehouse for interop."""
+    """One SparkSession for the whole run: catalog ``floe`` on ``warehouse``, plus, when the
+    Apache Iceberg Spark runtime jar is available, catalog ``iceberg`` (Iceberg's own runtime,
+    hadoop type) on the same warehouse for interop."""
     import floe
 
+    conf = {
+        "spark.ui.enabled": "false",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.sql.session.timeZone": "UTC",
+        "spark.driver.extraJavaOptions": JVM_OPTIONS,
+        "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("spark-warehouse")),
+    }
+    if iceberg_runtime.jar is not None:
+        conf |= {
+            "spark.jars": str(iceberg_runtime.jar),
+            f"spark.sql.catalog.{ICEBERG_CATALOG}": "org.apache.iceberg.spark.SparkCatalog",
+            f"spark.sql.catalog.{ICEBERG_CATALOG}.type": "hadoop",
+            f"spark.sql.catalog.{ICEBERG_CATALOG}.warehouse": floe.warehouse_uri(str(warehouse)),
+            # as in any warehouse shared by engines: see the other engine's commits at once
+            f"spark.sql.catalog.{ICEBERG_CATALOG}.cache-enabled": "false",
+        }
     session = floe.session(
-        str(warehouse),
-        catalog=CATALOG,
-        app_name="floe-python-tests",
-        master="local[2]",
-        conf={
-            "spark.ui.enabled": "false",
-            "spark.sql.shuffle.partitions": "2",
-            "spark.sql.session.timeZone": "UTC",
-            "spark.driver.extraJavaOptions": JVM_OPTIONS,
-            "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("spark-warehouse")),
-            "spark.jars": str(iceberg_jar),
-            "spark.sql.catalog.iceberg": "org.apache.iceberg.spark.SparkCatalog",
-            "spark.sql.catalog.iceberg.type": "hadoop",
-            "spark.sql.catalog.iceberg.warehouse": floe.warehouse_uri(str(warehouse)),
-        },
+        str(warehouse), catalog=CATALOG, app_name="floe-python-tests", master="local[2]", conf=conf
     )
     yield session
     session.stop()
+
+
+@pytest.fixture
+def iceberg(spark: SparkSession, iceberg_runtime: IcebergRuntime) -> str:
+    """The name of the Apache Iceberg catalog (hadoop type, same warehouse as ``floe``) in the
+    shared session; skips the test, saying why, when the Iceberg runtime jar is unavailable."""
+    if iceberg_runtime.jar is None:
+        pytest.skip(f"Apache Iceberg Spark runtime unavailable: {iceberg_runtime.problem}")
+    return ICEBERG_CATALOG
 
 
 def unique_name(prefix: str) -> str:

@@ -27,9 +27,18 @@ def metadata_file(table_location: str) -> Path:
     metadata_dir = path / "metadata"
     if not metadata_dir.is_dir():
         raise NoSuchTableError(f"Cannot find table metadata: {metadata_dir} is not a directory")
-    version = _hint_version(metadata_dir)
+    hinted = _hint_version(metadata_dir)
+    version = hinted
     if version is None or _versioned_file(metadata_dir, version) is None:
         version = _highest_listed_version(metadata_dir)
+        if hinted is not None and hinted > 0 and (version is None or version < hinted):
+            # The hint is written after its version is published: the current file was lost.
+            # Reading an older version instead would silently show an old snapshot.
+            raise FloeError(
+                f"Cannot load table metadata: {metadata_dir / f'v{hinted}.metadata.json'} is "
+                f"missing (version-hint.text names version {hinted}, the newest file found is "
+                f"{'none' if version is None else f'v{version}.metadata.json'})"
+            )
     if version is None:
         raise NoSuchTableError(
             f"Cannot find table metadata in {metadata_dir}: no version-hint.text and no "
@@ -40,6 +49,10 @@ def metadata_file(table_location: str) -> Path:
     found = _versioned_file(metadata_dir, version)
     assert found is not None
     return found
+
+
+# Keys every reader needs; the spec requires more for v2, but pyiceberg-written files omit some.
+_REQUIRED_KEYS = ("format-version", "location", "last-updated-ms", "last-column-id")
 
 
 def load_table_metadata(table_location: str) -> dict[str, Any]:
@@ -54,6 +67,9 @@ def load_table_metadata(table_location: str) -> dict[str, Any]:
         raise FloeError(f"Invalid table metadata file {path}: {e}") from e
     if not isinstance(parsed, dict):
         raise FloeError(f"Invalid table metadata file {path}: expected a JSON object")
+    missing = [key for key in _REQUIRED_KEYS if key not in parsed]
+    if missing:
+        raise FloeError(f"Invalid table metadata file {path}: missing field(s) {', '.join(missing)}")
     return parsed
 
 

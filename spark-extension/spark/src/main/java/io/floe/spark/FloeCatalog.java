@@ -9,6 +9,7 @@ import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
+import io.floe.spark.procedures.FloeProcedures;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,12 +27,14 @@ import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
+import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
 import org.apache.spark.sql.connector.catalog.StagedTable;
 import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -41,7 +44,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * file-system catalog. Configure with {@code spark.sql.catalog.<name>=io.floe.spark.FloeCatalog}
  * and {@code spark.sql.catalog.<name>.warehouse=<path or URI>}.
  */
-public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
+public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, ProcedureCatalog {
   public static final String WAREHOUSE = "warehouse";
   /** {@code auto} (local paths: hard-link publish; other URIs: Hadoop), {@code local}, or {@code hadoop}. */
   public static final String IO_IMPL = "io-impl";
@@ -185,20 +188,39 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
   }
 
   /** New table metadata from Spark's columns, transforms and properties, not yet published. */
-  TableMetadata newMetadata(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props) {
-    StructType sparkSchema = org.apache.spark.sql.connector.catalog.CatalogV2Util.v2ColumnsToStructType(columns);
-    Schema schema = SparkSchemas.convert(sparkSchema);
-    PartitionSpec spec = SparkPartitioning.toSpec(schema, partitions);
-    checkProvider(props.get(TableCatalog.PROP_PROVIDER));
-    int formatVersion = Integer.parseInt(props.getOrDefault("format-version", "2"));
-    if (formatVersion < 1 || formatVersion > 3) {
-      throw new IllegalArgumentException("Unsupported format-version " + formatVersion + " for table " + ident
-          + ": Floe writes format versions 1 to 3");
+  TableMetadata newMetadata(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props,
+      String action) {
+    String table = name + "." + ident;
+    Schema schema;
+    PartitionSpec spec;
+    try {
+      checkProvider(props.get(TableCatalog.PROP_PROVIDER));
+      StructType sparkSchema = org.apache.spark.sql.connector.catalog.CatalogV2Util.v2ColumnsToStructType(columns);
+      schema = SparkSchemas.convert(sparkSchema);
+      spec = SparkPartitioning.toSpec(schema, partitions);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot " + action + " table " + table + ": " + e.getMessage(), e);
     }
+    int formatVersion = formatVersion(table, props.getOrDefault("format-version", "2"));
     String location = props.get(TableCatalog.PROP_LOCATION);
     String tableLocation = location == null ? catalog.tableLocation(toIdentifier(ident)) : qualify(location);
     return TableMetadata.newTableMetadata(schema, spec, SortOrder.unsorted(), tableLocation,
         tableProperties(props), formatVersion);
+  }
+
+  private static int formatVersion(String table, String value) {
+    int formatVersion;
+    try {
+      formatVersion = Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + table
+          + ": use 1, 2 or 3");
+    }
+    if (formatVersion < 1 || formatVersion > 3) {
+      throw new IllegalArgumentException("Unsupported format-version " + formatVersion + " for table " + table
+          + ": Floe writes format versions 1 to 3");
+    }
+    return formatVersion;
   }
 
   private static void checkProvider(String provider) {
@@ -225,7 +247,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
     if (catalog.tableExists(id)) {
       throw SparkExceptions.tableExists(ident);
     }
-    TableMetadata metadata = newMetadata(ident, columns, partitions, props);
+    TableMetadata metadata = newMetadata(ident, columns, partitions, props, "create");
     try {
       return new FloeTable(this, catalog.createTable(id, metadata), null);
     } catch (CatalogException e) {
@@ -257,7 +279,8 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
     if (!catalog.namespaceExists(id.namespace())) {
       throw SparkExceptions.noSuchNamespace(ident.namespace());
     }
-    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props), StagedFloeTable.Mode.CREATE);
+    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props, "create"),
+        StagedFloeTable.Mode.CREATE);
   }
 
   @Override
@@ -266,7 +289,8 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
     if (!catalog.tableExists(toIdentifier(ident))) {
       throw SparkExceptions.noSuchTable(ident);
     }
-    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props), StagedFloeTable.Mode.REPLACE);
+    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props, "replace"),
+        StagedFloeTable.Mode.REPLACE);
   }
 
   @Override
@@ -275,7 +299,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
     if (!catalog.namespaceExists(toIdentifier(ident).namespace())) {
       throw SparkExceptions.noSuchNamespace(ident.namespace());
     }
-    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props),
+    return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props, "create or replace"),
         StagedFloeTable.Mode.CREATE_OR_REPLACE);
   }
 
@@ -316,7 +340,8 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
         case TABLE_EXISTS:
           throw SparkExceptions.tableExists(to);
         case NO_SUCH_NAMESPACE:
-          throw new IllegalArgumentException(e.getMessage(), e);
+          throw new IllegalArgumentException("Cannot rename table " + name + "." + from + " to " + to + ": "
+              + e.getMessage(), e);
         default:
           throw asSparkError(e);
       }
@@ -337,6 +362,18 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces {
       }
     }
     return ident;
+  }
+
+  // ---- procedures ----
+
+  @Override
+  public UnboundProcedure loadProcedure(Identifier ident) {
+    return FloeProcedures.load(this, ident);
+  }
+
+  @Override
+  public Identifier[] listProcedures(String[] namespace) {
+    return FloeProcedures.list(namespace);
   }
 
   // ---- namespaces ----

@@ -58,6 +58,14 @@ public final class SparkPartitioning {
           throw new IllegalArgumentException("Unsupported partition transform: " + t.describe()
               + " (supported: identity, bucket, truncate, years, months, days, hours)");
       }
+      io.floe.format.types.Type sourceType = schema.findField(column).type();
+      if (!transform.canTransform(sourceType)) {
+        String typeName = SparkSchemas.convert(sourceType).catalogString();
+        throw new IllegalArgumentException("Cannot partition by " + t.describe() + ": "
+            + (sourceType.isPrimitiveType()
+                ? "transform " + name + " does not accept column " + column + " of type " + typeName
+                : "column " + column + " has type " + typeName + "; partition by a column of a primitive type"));
+      }
       builder.add(column, transform, null);
     }
     return builder.build();
@@ -78,10 +86,11 @@ public final class SparkPartitioning {
   public static org.apache.spark.sql.connector.expressions.Transform[] toSpark(PartitionSpec spec) {
     List<org.apache.spark.sql.connector.expressions.Transform> out = new ArrayList<>();
     for (PartitionField f : spec.fields()) {
-      String column = spec.schema().findColumnName(f.sourceId());
-      if (column == null) {
+      String name = spec.schema().findColumnName(f.sourceId());
+      if (name == null) {
         continue;
       }
+      String column = quoted(name);
       String t = f.transform().toString();
       if (f.transform().isIdentity()) {
         out.add(Expressions.identity(column));
@@ -100,6 +109,18 @@ public final class SparkPartitioning {
       }
     }
     return out.toArray(new org.apache.spark.sql.connector.expressions.Transform[0]);
+  }
+
+  /** Spark re-parses these names: quote each part so spaces, backquotes and keywords survive. */
+  private static String quoted(String dottedName) {
+    StringBuilder sb = new StringBuilder();
+    for (String part : dottedName.split("\\.")) {
+      if (sb.length() > 0) {
+        sb.append('.');
+      }
+      sb.append('`').append(part.replace("`", "``")).append('`');
+    }
+    return sb.toString();
   }
 
   private static int widthOf(String transform) {

@@ -223,7 +223,9 @@ public final class SparkSchemas {
       return map.valueContainsNull()
           ? Types.MapType.ofOptional(keyId, valueId, key, value) : Types.MapType.ofRequired(keyId, valueId, key, value);
     }
-    throw new IllegalArgumentException("Unsupported type for column " + column + ": " + type.catalogString());
+    throw new IllegalArgumentException("unsupported type " + type.catalogString() + " for column " + column
+        + " (Floe stores boolean, tinyint, smallint, int, bigint, float, double, decimal, date, timestamp,"
+        + " timestamp_ntz, string, binary, and struct, array and map of these)");
   }
 
   private static String comment(Metadata metadata) {

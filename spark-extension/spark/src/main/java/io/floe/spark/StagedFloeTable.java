@@ -128,5 +128,38 @@ final class StagedFloeTable implements StagedTable, SupportsWrite {
       }
     }
     pending = null;
+    removeEmptyDirectories();
+  }
+
+  /**
+   * A table that was never published leaves no directories in the warehouse: its folder would
+   * otherwise list as a namespace and keep DROP NAMESPACE from working. Only empty directories are
+   * removed, so files of a concurrent writer of the same name stay.
+   */
+  private void removeEmptyDirectories() {
+    try {
+      if (ops.refresh() != null) {
+        return;
+      }
+      org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(
+          catalog.formatCatalog().tableLocation(FloeCatalog.toIdentifier(ident)));
+      org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(catalog.hadoopConf());
+      if (fs.exists(root)) {
+        deleteIfEmpty(fs, root);
+      }
+    } catch (java.io.IOException | RuntimeException ignored) {
+      // best effort: empty directories hold no data
+    }
+  }
+
+  private static boolean deleteIfEmpty(org.apache.hadoop.fs.FileSystem fs, org.apache.hadoop.fs.Path dir)
+      throws java.io.IOException {
+    boolean empty = true;
+    for (org.apache.hadoop.fs.FileStatus child : fs.listStatus(dir)) {
+      if (!child.isDirectory() || !deleteIfEmpty(fs, child.getPath())) {
+        empty = false;
+      }
+    }
+    return empty && fs.delete(dir, false);
   }
 }

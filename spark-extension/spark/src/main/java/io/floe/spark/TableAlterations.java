@@ -12,8 +12,21 @@ import org.apache.spark.sql.connector.catalog.TableChange;
 final class TableAlterations {
   private TableAlterations() {}
 
+  /** Commits the changes; a lost race is retried on the new version (property changes never conflict). */
   static void apply(FileSystemTableOperations ops, TableChange... changes) {
-    TableMetadata base = ops.current();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        applyOnce(ops, ops.refresh(), changes);
+        return;
+      } catch (io.floe.format.commit.CommitFailedException e) {
+        if (attempt >= 5) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static void applyOnce(FileSystemTableOperations ops, TableMetadata base, TableChange... changes) {
     Map<String, String> updates = new HashMap<>();
     Set<String> removals = new HashSet<>();
     Integer newFormatVersion = null;
@@ -51,7 +64,8 @@ final class TableAlterations {
     try {
       v = Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + ops.tableName());
+      throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + ops.tableName()
+          + ": use 1, 2 or 3");
     }
     if (v < base.formatVersion()) {
       throw new IllegalArgumentException("Cannot downgrade table " + ops.tableName() + " from format version "

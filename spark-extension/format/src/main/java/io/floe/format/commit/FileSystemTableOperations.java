@@ -69,11 +69,21 @@ public final class FileSystemTableOperations implements TableOperations {
     return metadataFileLocation("v" + version + ".metadata.json");
   }
 
-  /** The newest version number present (0 when none): the hint, checked and advanced by probing. */
+  /**
+   * The newest version number present (0 when none): the hint, checked and advanced by probing. A
+   * hint naming a version whose file is missing, with no newer version listed, means the current
+   * metadata file was lost: that is an error, never a silent fall back to an older snapshot.
+   */
   int findVersion() {
-    int version = readHint();
+    int hinted = readHint();
+    int version = hinted;
     if (version <= 0 || !exists(versionFile(version))) {
       version = highestListedVersion();
+      if (hinted > 0 && version < hinted) {
+        throw new FloeFormatException("Cannot load table " + name + ": metadata file " + versionFile(hinted)
+            + " is missing (" + HINT + " names version " + hinted + ", the newest file found is "
+            + (version == 0 ? "none" : "v" + version + ".metadata.json") + ")");
+      }
     }
     while (exists(versionFile(version + 1))) {
       version += 1;

@@ -11,8 +11,9 @@ import io.floe.format.types.TypeUtil;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * REPLACE TABLE: the table keeps its identity, history and location, and gets a new schema (new
- * field ids above the last assigned one, so old data can never be misread), a new partition spec,
+ * REPLACE TABLE: the table keeps its identity, history and location, and gets a new schema (a
+ * column keeps its field id when the old schema has one of that name, as Iceberg does; new columns
+ * get ids above the last assigned one), a new partition spec,
  * the new properties on top of the old ones, and no current snapshot until the replacement's data
  * is committed.
  */
@@ -21,7 +22,7 @@ public final class TableReplacement {
 
   public static TableMetadata replace(TableMetadata base, TableMetadata fresh) {
     AtomicInteger lastColumnId = new AtomicInteger(base.lastColumnId());
-    Schema schema = TypeUtil.assignFreshIds(0, fresh.schema(), lastColumnId::incrementAndGet);
+    Schema schema = TypeUtil.assignIds(0, fresh.schema(), base.schema(), lastColumnId::incrementAndGet);
     PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
     for (PartitionField f : fresh.spec().fields()) {
       spec.add(fresh.schema().findColumnName(f.sourceId()), f.transform(), f.name());

@@ -64,7 +64,16 @@ public final class TypeUtil {
    * struct get consecutive ids first, then their children, level by level.
    */
   public static Schema assignFreshIds(int schemaId, Schema schema, IntSupplier nextId) {
-    List<Types.NestedField> fields = reassignStruct(schema.asStruct(), nextId).fields();
+    List<Types.NestedField> fields = reassignStruct(schema.asStruct(), "", name -> null, nextId).fields();
+    return new Schema(schemaId, fields, remapIdentifiers(schema, fields));
+  }
+
+  /**
+   * Like {@link #assignFreshIds(int, Schema, IntSupplier)}, but a field whose full name exists in
+   * {@code base} keeps that field's id (REPLACE TABLE does this, as the reference implementation).
+   */
+  public static Schema assignIds(int schemaId, Schema schema, Schema base, IntSupplier nextId) {
+    List<Types.NestedField> fields = reassignStruct(schema.asStruct(), "", base::idFor, nextId).fields();
     return new Schema(schemaId, fields, remapIdentifiers(schema, fields));
   }
 
@@ -77,36 +86,52 @@ public final class TypeUtil {
     return ids;
   }
 
-  private static Types.StructType reassignStruct(Types.StructType struct, IntSupplier nextId) {
+  /** The id a field of this full name keeps, or null for a fresh one. */
+  private interface IdLookup {
+    Integer idFor(String fullName);
+  }
+
+  private static int idFor(String fullName, IdLookup existing, IntSupplier nextId) {
+    Integer id = existing.idFor(fullName);
+    return id != null ? id : nextId.getAsInt();
+  }
+
+  private static String child(String prefix, String name) {
+    return prefix.isEmpty() ? name : prefix + "." + name;
+  }
+
+  private static Types.StructType reassignStruct(Types.StructType struct, String prefix, IdLookup existing,
+      IntSupplier nextId) {
     List<Integer> ids = new ArrayList<>();
-    for (int i = 0; i < struct.fields().size(); i++) {
-      ids.add(nextId.getAsInt());
+    for (Types.NestedField f : struct.fields()) {
+      ids.add(idFor(child(prefix, f.name()), existing, nextId));
     }
     List<Types.NestedField> out = new ArrayList<>();
     for (int i = 0; i < struct.fields().size(); i++) {
       Types.NestedField f = struct.fields().get(i);
-      out.add(Types.NestedField.of(ids.get(i), f.isOptional(), f.name(), reassign(f.type(), nextId), f.doc()));
+      Type type = reassign(f.type(), child(prefix, f.name()), existing, nextId);
+      out.add(Types.NestedField.of(ids.get(i), f.isOptional(), f.name(), type, f.doc()));
     }
     return Types.StructType.of(out);
   }
 
-  private static Type reassign(Type type, IntSupplier nextId) {
+  private static Type reassign(Type type, String name, IdLookup existing, IntSupplier nextId) {
     switch (type.typeId()) {
       case STRUCT:
-        return reassignStruct(type.asStructType(), nextId);
+        return reassignStruct(type.asStructType(), name, existing, nextId);
       case LIST: {
         Types.ListType list = type.asListType();
-        int elementId = nextId.getAsInt();
-        Type element = reassign(list.elementType(), nextId);
+        int elementId = idFor(name + ".element", existing, nextId);
+        Type element = reassign(list.elementType(), name + ".element", existing, nextId);
         return list.isElementOptional() ? Types.ListType.ofOptional(elementId, element)
             : Types.ListType.ofRequired(elementId, element);
       }
       case MAP: {
         Types.MapType map = type.asMapType();
-        int keyId = nextId.getAsInt();
-        int valueId = nextId.getAsInt();
-        Type key = reassign(map.keyType(), nextId);
-        Type value = reassign(map.valueType(), nextId);
+        int keyId = idFor(name + ".key", existing, nextId);
+        int valueId = idFor(name + ".value", existing, nextId);
+        Type key = reassign(map.keyType(), name + ".key", existing, nextId);
+        Type value = reassign(map.valueType(), name + ".value", existing, nextId);
         return map.isValueOptional() ? Types.MapType.ofOptional(keyId, valueId, key, value)
             : Types.MapType.ofRequired(keyId, valueId, key, value);
       }

@@ -180,6 +180,20 @@ public class TestCommits {
   }
 
   @Test
+  public void lostCurrentVersionIsAnErrorNotAnOlderSnapshot() throws IOException {
+    FileSystemCatalog catalog = CommitFixtures.catalog(temp.getRoot().toPath());
+    FileSystemTableOperations ops = CommitFixtures.create(catalog, "t", Map.of());
+    new AppendFiles(ops).appendFile(CommitFixtures.dataFile(ops.refresh(), "eu", 1)).commit();
+    Files.delete(temp.getRoot().toPath().resolve("db/t/metadata/v2.metadata.json"));
+    try {
+      catalog.newTableOps(io.floe.format.catalog.TableIdentifier.of(List.of("db"), "t")).refresh();
+      fail("a missing current metadata file must not fall back to v1");
+    } catch (RuntimeException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains("v2.metadata.json is missing"));
+    }
+  }
+
+  @Test
   public void staleVersionHintIsSelfHealing() throws IOException {
     FileSystemCatalog catalog = CommitFixtures.catalog(temp.getRoot().toPath());
     FileSystemTableOperations ops = CommitFixtures.create(catalog, "t", Map.of());

@@ -10,11 +10,14 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
@@ -64,10 +67,26 @@ final class FloeBatchWrite implements BatchWrite {
     return custom != null ? custom : metadata.location() + "/data";
   }
 
+  /**
+   * A marker that exists while a write's tasks may still report files. {@link #abort} deletes it
+   * first and then deletes every file of the write it can find, so a task that finishes after the
+   * job failed either wrote its files before that sweep, or sees the marker gone and deletes its
+   * files itself (see {@link FloeDataWriter#commit}). The leading underscore hides it from readers.
+   */
+  static String writeMarker(String dataLocation, String operationId) {
+    return dataLocation + "/_floe-writing-" + operationId;
+  }
+
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     Schema schema = base.schema();
     PartitionSpec spec = base.spec();
+    Path marker = new Path(writeMarker(dataLocation(base), operationId));
+    try {
+      marker.getFileSystem(conf.value()).create(marker, true).close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write to table " + target.name() + ": cannot create " + marker, e);
+    }
     return new FloeDataWriterFactory(schema, spec, rowType, dataLocation(base), conf, base.properties(), operationId);
   }
 
@@ -78,6 +97,7 @@ final class FloeBatchWrite implements BatchWrite {
 
   @Override
   public void commit(WriterCommitMessage[] messages) {
+    deleteFiles(List.of(writeMarker(dataLocation(base), operationId))); // every task has finished
     List<DataFile> files = collect(messages);
     SnapshotProducer producer;
     switch (mode) {
@@ -135,13 +155,34 @@ final class FloeBatchWrite implements BatchWrite {
 
   @Override
   public void abort(WriterCommitMessage[] messages) {
+    // Tasks of the failed job may still be running; first make late ones clean up after themselves.
+    deleteFiles(List.of(writeMarker(dataLocation(base), operationId)));
     List<String> paths = new ArrayList<>();
     for (WriterCommitMessage message : messages) {
-      if (message instanceof FloeCommitMessage) {
+      if (message != null && message instanceof FloeCommitMessage) {
         ((FloeCommitMessage) message).files().forEach(f -> paths.add(f.path()));
       }
     }
     deleteFiles(paths);
+    deleteFiles(filesOfThisWrite());
+  }
+
+  /** The files under the data location named by this write's operation id (see FloeDataWriter). */
+  private List<String> filesOfThisWrite() {
+    List<String> found = new ArrayList<>();
+    try {
+      Path root = new Path(dataLocation(base));
+      RemoteIterator<LocatedFileStatus> files = root.getFileSystem(conf.value()).listFiles(root, true);
+      while (files.hasNext()) {
+        Path file = files.next().getPath();
+        if (file.getName().contains("-" + operationId + "-")) {
+          found.add(file.toString());
+        }
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // best effort: nothing was written, or the files are unreferenced and orphan removal finds them
+    }
+    return found;
   }
 
   private void deleteFiles(List<String> paths) {

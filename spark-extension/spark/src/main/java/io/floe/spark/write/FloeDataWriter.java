@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
@@ -29,6 +30,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
   private final Map<String, String> properties;
   private final long targetFileSize;
   private final String fileNamePrefix;
+  private final String operationId;
   private final List<WrittenFile> completed = new ArrayList<>();
   private final List<String> started = new ArrayList<>();
   private FloeParquetWriter current = null;
@@ -47,6 +49,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     this.properties = properties;
     this.targetFileSize = Long.parseLong(properties.getOrDefault("write.target-file-size-bytes", "536870912"));
     this.fileNamePrefix = String.format("%05d-%d-%s-", partitionId, taskId, operationId);
+    this.operationId = operationId;
   }
 
   @Override
@@ -87,6 +90,17 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
   public WriterCommitMessage commit() throws IOException {
     if (current != null) {
       closeCurrent();
+    }
+    // A task that finishes after its job failed must not report files: the driver has given up on
+    // the write and will never commit them. Throwing here makes Spark call abort(), which deletes them.
+    TaskContext context = TaskContext.get();
+    if (context != null) {
+      context.killTaskIfInterrupted();
+    }
+    Path marker = new Path(FloeBatchWrite.writeMarker(dataLocation, operationId));
+    if (!marker.getFileSystem(conf).exists(marker)) {
+      throw new IOException("Write " + operationId + " was aborted (" + marker + " is gone): discarding "
+          + completed.size() + " files of this task");
     }
     return new FloeCommitMessage(List.copyOf(completed));
   }

@@ -50,20 +50,24 @@ public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOver
     return this;
   }
 
+  /** Always true: {@link #overwrite} explains a condition it cannot apply better than Spark's generic error. */
   @Override
   public boolean canOverwrite(Predicate[] predicates) {
+    return true;
+  }
+
+  private void checkOverwriteCondition(Predicate p) {
     Set<String> identitySources = identityPartitionColumns(target.metadata());
-    for (Predicate p : predicates) {
-      if (SparkFilters.convert(p) == null) {
-        return false;
-      }
-      for (NamedReference ref : p.references()) {
-        if (!identitySources.contains(String.join(".", ref.fieldNames()))) {
-          return false;
-        }
+    for (NamedReference ref : p.references()) {
+      String column = String.join(".", ref.fieldNames());
+      if (!identitySources.contains(column)) {
+        throw new IllegalArgumentException("Cannot overwrite table " + target.name() + " where " + p.describe()
+            + ": column " + column + " is not an identity partition column. An overwrite condition may only use "
+            + (identitySources.isEmpty() ? "identity partition columns, and this table has none"
+                : "the identity partition columns (" + String.join(", ", identitySources.stream().sorted().toList()) + ")")
+            + ", so that it replaces whole files");
       }
     }
-    return true;
   }
 
   private static Set<String> identityPartitionColumns(TableMetadata metadata) {
@@ -81,6 +85,7 @@ public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOver
     Expression filter = Expressions.alwaysTrue();
     boolean alwaysTrue = true;
     for (Predicate p : predicates) {
+      checkOverwriteCondition(p);
       Expression converted = SparkFilters.convert(p);
       if (converted == null) {
         throw new IllegalArgumentException("Cannot overwrite table " + target.name() + " by condition " + p

@@ -1,0 +1,32 @@
+package io.floe.spark.extensions;
+
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.SparkSessionExtensions;
+import org.apache.spark.sql.catalyst.parser.ParserInterface;
+import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
+import scala.runtime.BoxedUnit;
+
+/**
+ * Floe's SQL extensions ({@code spark.sql.extensions=io.floe.spark.extensions.FloeSparkSessionExtensions}):
+ * registrations only. The catalog works without them; they add the statements Spark does not parse.
+ * <ul>
+ *   <li>{@link FloeSqlParser}: {@code ALTER TABLE ... ADD|DROP|REPLACE PARTITION FIELD}, as calls of
+ *       Floe's procedures.</li>
+ * </ul>
+ */
+public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
+  @Override
+  public BoxedUnit apply(SparkSessionExtensions extensions) {
+    extensions.injectParser(new ParserBuilder());
+    return BoxedUnit.UNIT;
+  }
+
+  /** Builds Floe's parser around the parser Spark (or an earlier extension) built. */
+  private static final class ParserBuilder extends AbstractFunction2<SparkSession, ParserInterface, ParserInterface> {
+    @Override
+    public ParserInterface apply(SparkSession spark, ParserInterface delegate) {
+      return new FloeSqlParser(spark, delegate);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.floe.spark.procedures;
+
+import io.floe.spark.FloeCatalog;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+
+/**
+ * Every Floe procedure, by name, in namespace {@code system}: {@code CALL floe.system.<name>(...)}
+ * runs through Spark 4's native procedure support (FloeCatalog is a ProcedureCatalog), so the
+ * procedures work the same from SQL, PySpark, JDBC and Spark Connect.
+ */
+public final class FloeProcedures {
+  public static final String NAMESPACE = "system";
+
+  private static final Map<String, Function<FloeCatalog, UnboundProcedure>> PROCEDURES = new LinkedHashMap<>();
+
+  static {
+    PROCEDURES.put(AddPartitionFieldProcedure.NAME, AddPartitionFieldProcedure::new);
+    PROCEDURES.put(DropPartitionFieldProcedure.NAME, DropPartitionFieldProcedure::new);
+    PROCEDURES.put(ReplacePartitionFieldProcedure.NAME, ReplacePartitionFieldProcedure::new);
+  }
+
+  private FloeProcedures() {}
+
+  /** The procedure {@code ident} of {@code catalog}; an unknown name is an error listing the known ones. */
+  public static UnboundProcedure load(FloeCatalog catalog, Identifier ident) {
+    Function<FloeCatalog, UnboundProcedure> factory = isSystem(ident.namespace()) ? PROCEDURES.get(ident.name()) : null;
+    if (factory == null) {
+      throw new IllegalArgumentException("Unknown procedure " + catalog.name() + "."
+          + String.join(".", ident.namespace()) + (ident.namespace().length > 0 ? "." : "") + ident.name()
+          + ": Floe's procedures are " + catalog.name() + "." + NAMESPACE + ".{"
+          + String.join(", ", PROCEDURES.keySet()) + "}");
+    }
+    return factory.apply(catalog);
+  }
+
+  /** The procedures in {@code namespace}: all of them in {@code system}, none elsewhere. */
+  public static Identifier[] list(String[] namespace) {
+    if (!isSystem(namespace)) {
+      return new Identifier[0];
+    }
+    return PROCEDURES.keySet().stream().map(n -> Identifier.of(new String[] {NAMESPACE}, n)).toArray(Identifier[]::new);
+  }
+
+  private static boolean isSystem(String[] namespace) {
+    return Arrays.equals(namespace, new String[] {NAMESPACE});
+  }
+}
