@@ -235,9 +235,7 @@ def test_table_reads_follow_every_write(
     assert spark.table(t).count() == 1000
     spark.range(1000, 1100).withColumn("p", expr("4")).writeTo(t).append()
     assert spark.table(t).count() == 1100
-    spark.range(0, 10).withColumn("p", expr("CAST(id % 2 AS INT)")).writeTo(
-        t
-    ).overwritePartitions()
+    spark.range(0, 10).withColumn("p", expr("CAST(id % 2 AS INT)")).writeTo(t).overwritePartitions()
     assert spark.table(t).count() == 610  # p=0 and p=1 (250 rows each) became 5 rows each
     spark.range(0, 3).withColumn("p", expr("4")).writeTo(t).overwrite(col("p") == 4)
     assert spark.table(t).count() == 513

@@ -34,7 +34,7 @@ def local(location: str) -> Path:
 
 
 def files_under(directory: Path, suffix: str = "") -> set[Path]:
-    """Every file below ``directory`` whose name ends with ``suffix`` (empty set if it is absent)."""
+    """Every file below ``directory`` whose name ends with ``suffix`` (none if it is absent)."""
     if not directory.exists():
         return set()
     return {p for p in directory.rglob(f"*{suffix}") if p.is_file()}
@@ -75,7 +75,9 @@ def assert_summary_matches_files(spark: SparkSession, table: str, location: Path
     on_disk = sum(local(f["file_path"]).stat().st_size for f in files)
     assert int(summary["total-data-files"]) == len(files)
     assert int(summary["total-records"]) == sum(f["record_count"] for f in files)
-    assert int(summary["total-files-size"]) == sum(f["file_size_in_bytes"] for f in files) == on_disk
+    assert (
+        int(summary["total-files-size"]) == sum(f["file_size_in_bytes"] for f in files) == on_disk
+    )
     assert int(summary["total-records"]) == spark.table(table).count()
     assert summary["total-delete-files"] == "0"
     return snapshot
@@ -104,8 +106,8 @@ def test_every_spark_type_is_stored_as_its_iceberg_type(
         f"""CREATE TABLE {t} (
           c_boolean BOOLEAN, c_tinyint TINYINT, c_smallint SMALLINT, c_int INT, c_bigint BIGINT,
           c_float FLOAT, c_double DOUBLE, c_decimal DECIMAL(38, 9), c_date DATE,
-          c_timestamp TIMESTAMP, c_timestamp_ntz TIMESTAMP_NTZ, c_string STRING, c_varchar VARCHAR(5),
-          c_binary BINARY,
+          c_timestamp TIMESTAMP, c_timestamp_ntz TIMESTAMP_NTZ, c_string STRING,
+          c_varchar VARCHAR(5), c_binary BINARY,
           c_struct STRUCT<a: INT, b: STRUCT<c: STRING>>,
           c_array ARRAY<BIGINT>,
           c_map MAP<STRING, ARRAY<DATE>>)"""
@@ -280,7 +282,9 @@ def test_identity_partitions_are_stored_in_the_spec(
     spark.sql(f"CREATE TABLE {t} (id BIGINT, region STRING, day DATE) PARTITIONED BY (region, day)")
     metadata = inspect.load_table_metadata(str(location))
     ids = {f["name"]: f["id"] for f in current_schema(metadata)["fields"]}
-    spec = next(s for s in metadata["partition-specs"] if s["spec-id"] == metadata["default-spec-id"])
+    spec = next(
+        s for s in metadata["partition-specs"] if s["spec-id"] == metadata["default-spec-id"]
+    )
     assert [(f["name"], f["transform"], f["source-id"]) for f in spec["fields"]] == [
         ("region", "identity", ids["region"]),
         ("day", "identity", ids["day"]),
@@ -367,7 +371,9 @@ def test_location_puts_data_there_and_metadata_in_the_warehouse(
     spark.sql(f"DROP TABLE {t}")
     assert not catalog_dir.exists()
     assert files_under(external, ".parquet") == data_files
-    assert "located" not in {r.tableName for r in spark.sql(f"SHOW TABLES IN {CATALOG}.{namespace}").collect()}
+    assert "located" not in {
+        r.tableName for r in spark.sql(f"SHOW TABLES IN {CATALOG}.{namespace}").collect()
+    }
 
     # DROP TABLE PURGE also deletes the table's data files outside the warehouse.
     purged = tmp_path / "external" / "purged"
@@ -594,9 +600,7 @@ def test_not_null_violation_fails_without_a_snapshot(
     assert_write_fails_cleanly(spark, location, t, statement, "NOT_NULL_ASSERT_VIOLATION")
 
 
-def test_cast_error_fails_without_a_snapshot(
-    spark: SparkSession, target: tuple[str, Path]
-) -> None:
+def test_cast_error_fails_without_a_snapshot(spark: SparkSession, target: tuple[str, Path]) -> None:
     t, location = target
     statement = (
         f"INSERT INTO {t} SELECT id, CAST(CASE WHEN id = {LAST_ROW} THEN 'abc' "

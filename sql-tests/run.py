@@ -324,7 +324,8 @@ def _golden_view(query: QueryOutput) -> list[str]:
     if query.schema == _DESCRIBE_SCHEMA:  # cells padded to 20 characters, NULL comments empty
         return ["\t".join(cell.rstrip() for cell in row.split("\t")) for row in query.rows]
     if _SINGLE_STRING.fullmatch(query.schema) and len(query.rows) > 1:
-        return ["".join(query.rows)]  # one multi-line value (SHOW CREATE TABLE); beeline joins lines
+        # One multi-line value (SHOW CREATE TABLE): beeline prints it with its lines joined.
+        return ["".join(query.rows)]
     return query.rows
 
 

@@ -35,11 +35,18 @@ public final class TableFiles {
     return files;
   }
 
-  /** Deletes referenced files that are not below {@code root} (those go with the directory). */
+  /**
+   * For PURGE of a table whose location is outside its warehouse folder {@code root}: deletes the
+   * referenced files below the table's location. Files below {@code root} go with the folder, and
+   * files anywhere else (registered from other places) are never deleted: destructive operations
+   * stay inside the table's own roots.
+   */
   static void deleteAllOutside(FileIO io, TableMetadata metadata, String root) {
-    String prefix = root.endsWith("/") ? root : root + "/";
+    String prefix = normalize(root.endsWith("/") ? root : root + "/");
+    String location = normalize(metadata.location().endsWith("/") ? metadata.location() : metadata.location() + "/");
     for (String file : referencedFiles(io, metadata)) {
-      if (!normalize(file).startsWith(normalize(prefix))) {
+      String path = normalize(file);
+      if (!path.startsWith(prefix) && path.startsWith(location) && !path.contains("/../")) {
         try {
           io.deleteFile(file);
         } catch (IOException | RuntimeException ignored) {

@@ -98,6 +98,31 @@ public class TestFileSystemCatalog {
   }
 
   @Test
+  public void purgeDeletesOnlyInsideTheTableRoots() throws Exception {
+    FileSystemCatalog catalog = catalog();
+    catalog.createNamespace(List.of("db"), Map.of());
+    TableIdentifier ident = TableIdentifier.of(List.of("db"), "t");
+    Path custom = temp.newFolder("custom-location").toPath();
+    Path elsewhere = temp.newFolder("elsewhere").toPath();
+    TableMetadata metadata = TableMetadata.newTableMetadata(SCHEMA, PartitionSpec.unpartitioned(),
+        SortOrder.unsorted(), "file://" + custom, Map.of(), 2);
+    FileSystemTableOperations ops = catalog.createTable(ident, metadata);
+    Path inLocation = Files.createDirectories(custom.resolve("data")).resolve("a.parquet");
+    Path registered = elsewhere.resolve("b.parquet");
+    Files.writeString(inLocation, "x");
+    Files.writeString(registered, "y");
+    for (Path p : List.of(inLocation, registered)) {
+      new AppendFiles(ops).appendFile(DataFile.builder(metadata.spec()).withPath("file://" + p)
+          .withFormat(FileFormat.PARQUET).withPartition(PartitionData.empty()).withRecordCount(1)
+          .withFileSizeInBytes(1).withMetrics(Metrics.empty(1)).build()).commit();
+    }
+    assertTrue(catalog.dropTable(ident, true));
+    assertFalse("files under the table's location are purged", Files.exists(inLocation));
+    assertTrue("files outside the table's roots are never deleted", Files.exists(registered));
+    assertFalse(catalog.tableExists(ident));
+  }
+
+  @Test
   public void renameKeepsDataAndHistory() {
     FileSystemCatalog catalog = catalog();
     catalog.createNamespace(List.of("db"), Map.of());

@@ -159,7 +159,7 @@ final class FloeBatchWrite implements BatchWrite {
     deleteFiles(List.of(writeMarker(dataLocation(base), operationId)));
     List<String> paths = new ArrayList<>();
     for (WriterCommitMessage message : messages) {
-      if (message != null && message instanceof FloeCommitMessage) {
+      if (message instanceof FloeCommitMessage) {
         ((FloeCommitMessage) message).files().forEach(f -> paths.add(f.path()));
       }
     }
