@@ -69,7 +69,8 @@ def load_table_metadata(table_location: str) -> dict[str, Any]:
         raise FloeError(f"Invalid table metadata file {path}: expected a JSON object")
     missing = [key for key in _REQUIRED_KEYS if key not in parsed]
     if missing:
-        raise FloeError(f"Invalid table metadata file {path}: missing field(s) {', '.join(missing)}")
+        fields = ", ".join(missing)
+        raise FloeError(f"Invalid table metadata file {path}: missing field(s) {fields}")
     return parsed
 
 
