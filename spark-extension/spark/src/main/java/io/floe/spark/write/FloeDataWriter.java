@@ -37,6 +37,8 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
   private String currentPath = null;
   private PartitionData currentPartition = null;
   private int fileCount = 0;
+  private static final int SIZE_CHECK_ROWS = 1000;
+  private int rowsSinceSizeCheck = 0;
 
   FloeDataWriter(Schema schema, StructType rowType, PartitionSpec spec, String dataLocation, Configuration conf,
       Map<String, String> properties, int partitionId, long taskId, String operationId) {
@@ -55,7 +57,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow row) throws IOException {
     PartitionData partition = keys.isUnpartitioned() ? PartitionData.empty() : PartitionData.of(keys.partition(row));
-    if (current != null && (!partition.equals(currentPartition) || current.length() >= targetFileSize)) {
+    if (current != null && (!partition.equals(currentPartition) || reachedTargetSize())) {
       closeCurrent();
     }
     if (current == null) {
@@ -64,12 +66,23 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     current.write(row);
   }
 
+  /** The buffered size costs a pass over every column, so it is checked once per {@value #SIZE_CHECK_ROWS} rows. */
+  private boolean reachedTargetSize() {
+    rowsSinceSizeCheck += 1;
+    if (rowsSinceSizeCheck < SIZE_CHECK_ROWS) {
+      return false;
+    }
+    rowsSinceSizeCheck = 0;
+    return current.length() >= targetFileSize;
+  }
+
   private void open(PartitionData partition) {
     fileCount += 1;
     String dir = keys.isUnpartitioned() ? dataLocation : dataLocation + "/" + spec.partitionToPath(partition.toArray());
     currentPath = dir + "/" + fileNamePrefix + String.format("%05d", fileCount) + ".parquet";
     started.add(currentPath);
     current = new FloeParquetWriter(schema, rowType, currentPath, conf, properties);
+    rowsSinceSizeCheck = 0;
     currentPartition = partition;
   }
 
