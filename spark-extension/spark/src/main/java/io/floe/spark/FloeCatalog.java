@@ -9,6 +9,7 @@ import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
+import io.floe.spark.functions.FloeFunctions;
 import io.floe.spark.procedures.FloeProcedures;
 import java.io.File;
 import java.util.ArrayList;
@@ -20,11 +21,13 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.NonEmptyNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Column;
+import org.apache.spark.sql.connector.catalog.FunctionCatalog;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
 import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
@@ -34,6 +37,7 @@ import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
@@ -44,7 +48,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * file-system catalog. Configure with {@code spark.sql.catalog.<name>=io.floe.spark.FloeCatalog}
  * and {@code spark.sql.catalog.<name>.warehouse=<path or URI>}.
  */
-public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, ProcedureCatalog {
+public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, ProcedureCatalog, FunctionCatalog {
   public static final String WAREHOUSE = "warehouse";
   /** {@code auto} (local paths: hard-link publish; other URIs: Hadoop), {@code local}, or {@code hadoop}. */
   public static final String IO_IMPL = "io-impl";
@@ -374,6 +378,27 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   @Override
   public Identifier[] listProcedures(String[] namespace) {
     return FloeProcedures.list(namespace);
+  }
+
+  // ---- functions ----
+
+  @Override
+  public Identifier[] listFunctions(String[] namespace) throws NoSuchNamespaceException {
+    if (FloeFunctions.isFunctionNamespace(namespace)) {
+      return FloeFunctions.list(namespace);
+    } else if (namespaceExists(namespace)) {
+      return new Identifier[0];
+    }
+    throw SparkExceptions.noSuchNamespace(namespace);
+  }
+
+  @Override
+  public UnboundFunction loadFunction(Identifier ident) throws NoSuchFunctionException {
+    UnboundFunction function = FloeFunctions.load(ident);
+    if (function == null) {
+      throw new NoSuchFunctionException(ident);
+    }
+    return function;
   }
 
   // ---- namespaces ----

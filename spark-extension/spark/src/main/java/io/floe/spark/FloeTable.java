@@ -8,9 +8,35 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.types.Schema;
 import io.floe.spark.source.FloeScanBuilder;
 import io.floe.spark.write.FloeWriteBuilder;
+import io.floe.format.commit.OverwriteFiles;
+import io.floe.format.expr.Evaluator;
+import io.floe.format.expr.Expression;
+import io.floe.format.expr.Expressions;
+import io.floe.format.expr.Projections;
+import io.floe.format.partition.PartitionData;
+import io.floe.format.partition.PartitionSpec;
+import io.floe.format.scan.FileScanTask;
+import io.floe.format.scan.TableScan;
+import io.floe.format.types.Types;
+import io.floe.spark.source.FloeParquetReader;
+import io.floe.spark.source.SparkFilters;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.catalog.MetadataColumn;
+import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
+import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
@@ -22,7 +48,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /** A Floe table as Spark sees it: at its current snapshot, or pinned to one for time travel. */
-public class FloeTable implements SupportsRead, SupportsWrite {
+public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsMetadataColumns {
   private static final Set<TableCapability> CAPABILITIES = Set.of(
       TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
       TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
@@ -145,6 +171,186 @@ public class FloeTable implements SupportsRead, SupportsWrite {
           + java.time.Instant.ofEpochMilli(timestampMillis) + ": no snapshot was current then");
     }
     return new FloeTable(catalog, ops, metadata.snapshot(found));
+  }
+
+  // ---- metadata-only DELETE ----------------------------------------------------------------------
+
+  /**
+   * True when every live file either certainly holds only matching rows (its partition satisfies the
+   * strict projection of the condition) or certainly holds none (inclusive projection of the
+   * partition, or column bounds); such a DELETE only drops files from metadata. Anything else would
+   * need a row-level DELETE, which this version of Floe cannot do: that is a clear error here.
+   */
+  @Override
+  public boolean canDeleteWhere(Predicate[] predicates) {
+    String reason = wholeFileDeleteProblem(predicates);
+    if (reason == null) {
+      return true;
+    }
+    if (this instanceof SupportsRowLevelOperations) {
+      return false; // Spark rewrites the DELETE as a row-level operation
+    }
+    throw new UnsupportedOperationException("Cannot DELETE FROM " + name() + " WHERE "
+        + Arrays.stream(predicates).map(Predicate::describe).collect(Collectors.joining(" AND ")) + ": " + reason
+        + ". This version of Floe only deletes whole data files (a condition on partition columns that selects "
+        + "whole partitions, or one that column bounds prove matches every row of each affected file); "
+        + "row-level DELETE (copy-on-write / merge-on-read) is not supported yet");
+  }
+
+  /** Why the DELETE cannot drop whole files, or null when it can. */
+  private String wholeFileDeleteProblem(Predicate[] predicates) {
+    if (pinned != null) {
+      return "the table is read at a past snapshot (time travel)";
+    }
+    Expression filter = deleteFilter(predicates);
+    if (filter == null) {
+      return "the condition cannot be evaluated against partition values and column bounds";
+    }
+    for (FileScanTask task : matchingFiles(filter)) {
+      if (!strictlyMatches(task, filter)) {
+        return "data file " + task.file().path() + " holds both rows that match and rows that do not";
+      }
+    }
+    return null;
+  }
+
+  /** The condition as a Floe expression, or null when some part cannot be converted safely. */
+  private Expression deleteFilter(Predicate[] predicates) {
+    Expression filter = Expressions.alwaysTrue();
+    for (Predicate p : predicates) {
+      if (hasUnsafeNot(p)) {
+        return null;
+      }
+      Expression converted = SparkFilters.convert(p);
+      if (converted == null) {
+        return null;
+      }
+      filter = Expressions.and(filter, converted);
+    }
+    return filter;
+  }
+
+  /**
+   * SQL {@code NOT (a = 1)} is null, so keeps the row, when a is null, but a negated predicate
+   * evaluated on a partition tuple is true there: only NOT of IS [NOT] NULL is safe.
+   */
+  private static boolean hasUnsafeNot(org.apache.spark.sql.connector.expressions.Expression e) {
+    if (e instanceof Predicate p && "NOT".equals(p.name())) {
+      org.apache.spark.sql.connector.expressions.Expression child = p.children()[0];
+      if (!(child instanceof Predicate c) || !("IS_NULL".equals(c.name()) || "IS_NOT_NULL".equals(c.name()))) {
+        return true;
+      }
+    }
+    for (org.apache.spark.sql.connector.expressions.Expression child : e.children()) {
+      if (hasUnsafeNot(child)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Live files of the current snapshot that may hold matching rows (partition values and bounds). */
+  private List<FileScanTask> matchingFiles(Expression filter) {
+    TableMetadata current = ops.refresh();
+    if (current == null || current.currentSnapshot() == null) {
+      return List.of();
+    }
+    return TableScan.of(ops.io(), current).useSnapshot(current.currentSnapshot()).schema(current.schema())
+        .filter(filter).planFiles().tasks();
+  }
+
+  private static boolean strictlyMatches(FileScanTask task, Expression filter) {
+    PartitionSpec spec = task.spec();
+    try {
+      return new Evaluator(spec.partitionType(), Projections.strict(spec).project(filter))
+          .eval(task.file().partition());
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Drops the matching files in a {@code delete} snapshot. The file set is recomputed against every
+   * retry's base, and a concurrent commit that added a file holding both matching and other rows
+   * fails the DELETE (nothing is committed).
+   */
+  @Override
+  public void deleteWhere(Predicate[] predicates) {
+    String reason = wholeFileDeleteProblem(predicates);
+    if (reason != null) {
+      throw new UnsupportedOperationException("Cannot DELETE FROM " + name() + ": " + reason
+          + "; row-level DELETE (copy-on-write / merge-on-read) is not supported by this version of Floe yet");
+    }
+    Expression filter = deleteFilter(predicates);
+    if (matchingFiles(filter).isEmpty()) {
+      return; // nothing to delete: no snapshot
+    }
+    OverwriteFiles delete = new OverwriteFiles(ops).overwriteByRowFilter(filter);
+    delete.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
+    delete.commit();
+  }
+
+  // ---- metadata columns ----------------------------------------------------------------------------
+
+  public static final int FILE_FIELD_ID = Integer.MAX_VALUE - 1;
+  public static final int POS_FIELD_ID = Integer.MAX_VALUE - 2;
+  public static final int SPEC_ID_FIELD_ID = Integer.MAX_VALUE - 4;
+  public static final int PARTITION_FIELD_ID = Integer.MAX_VALUE - 5;
+  public static final String SPEC_ID_COLUMN = "_spec_id";
+  public static final String PARTITION_COLUMN = "_partition";
+
+  private record FloeMetadataColumn(String name, DataType dataType, int fieldId, boolean nullable, String comment)
+      implements MetadataColumn {
+    @Override
+    public boolean isNullable() {
+      return nullable;
+    }
+
+    @Override
+    public String metadataInJSON() {
+      return "{\"" + FloeParquetReader.METADATA_COLUMN_KEY + "\":true,\"floe.field-id\":" + fieldId + "}";
+    }
+  }
+
+  @Override
+  public MetadataColumn[] metadataColumns() {
+    return new MetadataColumn[] {
+        new FloeMetadataColumn(FloeParquetReader.FILE_COLUMN, DataTypes.StringType, FILE_FIELD_ID, false,
+            "Path of the data file the row is in"),
+        new FloeMetadataColumn(FloeParquetReader.POS_COLUMN, DataTypes.LongType, POS_FIELD_ID, false,
+            "Position of the row in its data file, from 0"),
+        new FloeMetadataColumn(SPEC_ID_COLUMN, DataTypes.IntegerType, SPEC_ID_FIELD_ID, false,
+            "Id of the partition spec the row's data file was written with"),
+        new FloeMetadataColumn(PARTITION_COLUMN, SparkSchemas.convert(partitionUnionType()), PARTITION_FIELD_ID, true,
+            "Partition tuple of the row's data file (fields of every spec; null where a spec lacks one)")};
+  }
+
+  /** The partition fields of every spec, in spec order then field order, each once (by field id). */
+  public Types.StructType partitionUnionType() {
+    Map<Integer, Types.NestedField> fields = new LinkedHashMap<>();
+    List<PartitionSpec> specs = new ArrayList<>(metadata.specs());
+    specs.sort((a, b) -> Integer.compare(a.specId(), b.specId()));
+    for (PartitionSpec spec : specs) {
+      for (Types.NestedField f : spec.withSchema(readSchema()).partitionType().fields()) {
+        fields.putIfAbsent(f.fieldId(), Types.NestedField.optional(f.fieldId(), f.name(), f.type()));
+      }
+    }
+    return Types.StructType.of(new ArrayList<>(fields.values()));
+  }
+
+  /** A file's partition tuple as a Catalyst row of {@link #partitionUnionType()}. */
+  public static InternalRow partitionRow(Types.StructType unionType, PartitionSpec spec, PartitionData data) {
+    List<Types.NestedField> union = unionType.fields();
+    List<Types.NestedField> own = spec.partitionType().fields();
+    Object[] values = new Object[union.size()];
+    for (int i = 0; i < union.size(); i++) {
+      for (int j = 0; j < own.size(); j++) {
+        if (own.get(j).fieldId() == union.get(i).fieldId()) {
+          values[i] = SparkValues.toCatalyst(union.get(i).type(), data.get(j));
+        }
+      }
+    }
+    return new GenericInternalRow(values);
   }
 
   @Override

@@ -6,8 +6,10 @@ import io.floe.format.partition.Transform;
 import io.floe.format.partition.Transforms;
 import io.floe.format.types.Schema;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.Literal;
@@ -17,8 +19,14 @@ import org.apache.spark.sql.connector.expressions.NamedReference;
 public final class SparkPartitioning {
   private SparkPartitioning() {}
 
+  /**
+   * The partition spec of Spark's transforms: identity, {@code bucket(N, col)}, {@code truncate(W, col)}
+   * and {@code years|months|days|hours(col)} or Iceberg's {@code year|month|day|hour(col)}, stored with
+   * the spec's names ({@code bucket[16]}, {@code day}). Errors name the transform and the column.
+   */
   public static PartitionSpec toSpec(Schema schema, org.apache.spark.sql.connector.expressions.Transform[] transforms) {
     PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
+    Map<String, String> fieldNames = new HashMap<>();
     for (org.apache.spark.sql.connector.expressions.Transform t : transforms) {
       String name = t.name().toLowerCase(Locale.ROOT);
       NamedReference[] refs = t.references();
@@ -27,37 +35,8 @@ public final class SparkPartitioning {
             + " (a transform must reference exactly one column)");
       }
       String column = String.join(".", refs[0].fieldNames());
-      if (schema.findField(column) == null) {
-        throw new IllegalArgumentException("Cannot partition by " + t.describe() + ": column " + column
-            + " does not exist in the table schema");
-      }
-      Transform transform;
-      switch (name) {
-        case "identity":
-          transform = Transforms.identity();
-          break;
-        case "bucket":
-          transform = Transforms.bucket(intArgument(t));
-          break;
-        case "truncate":
-          transform = Transforms.truncate(intArgument(t));
-          break;
-        case "years":
-        case "year":
-        case "months":
-        case "month":
-        case "days":
-        case "day":
-        case "hours":
-        case "hour":
-        case "date_hour":
-          String spec = name.equals("date_hour") ? "hour" : name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
-          transform = Transforms.fromString(spec);
-          break;
-        default:
-          throw new IllegalArgumentException("Unsupported partition transform: " + t.describe()
-              + " (supported: identity, bucket, truncate, years, months, days, hours)");
-      }
+      checkSourceColumn(schema, column, t);
+      Transform transform = transform(name, t, column);
       io.floe.format.types.Type sourceType = schema.findField(column).type();
       if (!transform.canTransform(sourceType)) {
         String typeName = SparkSchemas.convert(sourceType).catalogString();
@@ -66,18 +45,89 @@ public final class SparkPartitioning {
                 ? "transform " + name + " does not accept column " + column + " of type " + typeName
                 : "column " + column + " has type " + typeName + "; partition by a column of a primitive type"));
       }
+      String fieldName = defaultFieldName(schema, column, transform);
+      String previous = fieldNames.putIfAbsent(fieldName, t.describe());
+      if (previous != null) {
+        throw new IllegalArgumentException("Cannot partition by " + t.describe() + " on column " + column
+            + ": its partition field name " + fieldName + " is already used by " + previous
+            + (previous.equals(t.describe()) ? " (the same transform is listed twice)" : ""));
+      }
       builder.add(column, transform, null);
     }
     return builder.build();
+  }
+
+  /** The name the spec builder gives a field ({@code id_bucket}, {@code ts_day}), asked of the builder itself. */
+  private static String defaultFieldName(Schema schema, String column, Transform transform) {
+    return PartitionSpec.builderFor(schema).add(column, transform, null).build().fields().get(0).name();
+  }
+
+  private static Transform transform(String name, org.apache.spark.sql.connector.expressions.Transform t,
+      String column) {
+    try {
+      switch (name) {
+        case "identity":
+          return Transforms.identity();
+        case "bucket":
+          return Transforms.bucket(intArgument(t));
+        case "truncate":
+          return Transforms.truncate(intArgument(t));
+        default:
+          break;
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot partition by " + t.describe() + " on column " + column + ": "
+          + e.getMessage(), e);
+    }
+    switch (name) {
+      case "years":
+      case "year":
+      case "months":
+      case "month":
+      case "days":
+      case "day":
+      case "hours":
+      case "hour":
+      case "date_hour":
+        // Spark's plural names (days) and Iceberg's singular ones (day) both become the spec's (day)
+        String spec = name.equals("date_hour") ? "hour"
+            : name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
+        return Transforms.fromString(spec);
+      default:
+        throw new IllegalArgumentException("Unsupported partition transform: " + t.describe()
+            + " (supported: identity, bucket, truncate, years, months, days, hours)");
+    }
+  }
+
+  /** The source column must exist and have one value per row: top-level or inside structs, not a list or map. */
+  private static void checkSourceColumn(Schema schema, String column,
+      org.apache.spark.sql.connector.expressions.Transform t) {
+    if (schema.findField(column) == null) {
+      throw new IllegalArgumentException("Cannot partition by " + t.describe() + ": column " + column
+          + " does not exist in the table schema");
+    }
+    for (int dot = column.indexOf('.'); dot >= 0; dot = column.indexOf('.', dot + 1)) {
+      String parent = column.substring(0, dot);
+      io.floe.format.types.Types.NestedField field = schema.findField(parent);
+      io.floe.format.types.Type.TypeID kind = field == null ? null : field.type().typeId();
+      if (kind == io.floe.format.types.Type.TypeID.LIST || kind == io.floe.format.types.Type.TypeID.MAP) {
+        throw new IllegalArgumentException("Cannot partition by " + t.describe() + ": column " + column
+            + " is inside the " + (kind == io.floe.format.types.Type.TypeID.LIST ? "array " : "map ") + parent
+            + "; a partition source column must be top-level or inside structs only");
+      }
+    }
   }
 
   private static int intArgument(org.apache.spark.sql.connector.expressions.Transform t) {
     for (Expression arg : t.arguments()) {
       if (arg instanceof Literal) {
         Object v = ((Literal<?>) arg).value();
-        if (v instanceof Number) {
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte
+            || v instanceof Long && (Long) v == ((Long) v).intValue()) {
           return ((Number) v).intValue();
         }
+        throw new IllegalArgumentException("Invalid partition transform " + t.describe()
+            + ": expected an integer argument, got " + arg.describe());
       }
     }
     throw new IllegalArgumentException("Invalid partition transform " + t.describe() + ": missing integer argument");

@@ -1,14 +1,25 @@
 package io.floe.spark;
 
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.commit.SchemaUpdate;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableMetadataBuilder;
+import io.floe.format.types.Type;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
 
-/** Applies ALTER TABLE changes as one metadata commit. */
+/**
+ * Applies ALTER TABLE changes as one metadata commit: table properties, the format version and
+ * column changes (through the format's {@link SchemaUpdate}, in the order Spark lists them). A
+ * refused column change fails the statement with an AnalysisException and commits nothing.
+ */
 final class TableAlterations {
   private TableAlterations() {}
 
@@ -30,6 +41,7 @@ final class TableAlterations {
     Map<String, String> updates = new HashMap<>();
     Set<String> removals = new HashSet<>();
     Integer newFormatVersion = null;
+    SchemaUpdate columns = null;
     for (TableChange change : changes) {
       if (change instanceof TableChange.SetProperty) {
         TableChange.SetProperty set = (TableChange.SetProperty) change;
@@ -47,16 +59,109 @@ final class TableAlterations {
           throw new IllegalArgumentException("Cannot remove format-version of table " + ops.tableName());
         }
         removals.add(key);
+      } else if (change instanceof TableChange.ColumnChange) {
+        if (columns == null) {
+          columns = SchemaUpdate.of(base);
+        }
+        applyColumnChange(ops, columns, (TableChange.ColumnChange) change);
       } else {
         throw new UnsupportedOperationException("Unsupported table change for table " + ops.tableName() + ": "
             + change.getClass().getSimpleName());
       }
     }
-    io.floe.format.metadata.TableMetadataBuilder builder = TableMetadata.buildFrom(base).setProperties(updates).removeProperties(removals);
+    if (columns != null) {
+      checkResult(ops, columns);
+    }
+    boolean onlyColumns = updates.isEmpty() && removals.isEmpty() && newFormatVersion == null;
+    boolean columnsUnchanged = columns == null
+        || (columns.apply().sameSchema(base.schema()) && columns.lastColumnId() == base.lastColumnId());
+    if (onlyColumns && columnsUnchanged) {
+      return; // e.g. DROP COLUMN IF EXISTS of a missing column: no new version
+    }
+    TableMetadataBuilder builder = TableMetadata.buildFrom(base);
+    if (columns != null) {
+      columns.applyTo(builder);
+    }
+    builder.setProperties(updates).removeProperties(removals);
     if (newFormatVersion != null && newFormatVersion != base.formatVersion()) {
       builder.upgradeFormatVersion(newFormatVersion);
     }
     ops.commit(base, builder.build());
+  }
+
+  private static void applyColumnChange(FileSystemTableOperations ops, SchemaUpdate columns,
+      TableChange.ColumnChange change) {
+    List<String> path = Arrays.asList(change.fieldNames());
+    try {
+      if (change instanceof TableChange.AddColumn) {
+        TableChange.AddColumn add = (TableChange.AddColumn) change;
+        if (add.defaultValue() != null) {
+          throw new IllegalArgumentException("Cannot add column " + String.join(".", path)
+              + " with a DEFAULT value: Floe has no column defaults");
+        }
+        Type type = floeType(path, add.dataType());
+        if (add.isNullable()) {
+          columns.addColumn(path, type, add.comment());
+        } else {
+          columns.addRequiredColumn(path, type, add.comment());
+        }
+        move(columns, path, add.position());
+      } else if (change instanceof TableChange.RenameColumn) {
+        columns.renameColumn(path, ((TableChange.RenameColumn) change).newName());
+      } else if (change instanceof TableChange.DeleteColumn) {
+        if (!Boolean.TRUE.equals(((TableChange.DeleteColumn) change).ifExists()) || columns.hasColumn(path)) {
+          columns.deleteColumn(path);
+        }
+      } else if (change instanceof TableChange.UpdateColumnType) {
+        columns.updateColumnType(path, floeType(path, ((TableChange.UpdateColumnType) change).newDataType()));
+      } else if (change instanceof TableChange.UpdateColumnNullability) {
+        if (((TableChange.UpdateColumnNullability) change).nullable()) {
+          columns.makeColumnOptional(path);
+        } else {
+          columns.requireColumn(path);
+        }
+      } else if (change instanceof TableChange.UpdateColumnComment) {
+        columns.updateColumnDoc(path, ((TableChange.UpdateColumnComment) change).newComment());
+      } else if (change instanceof TableChange.UpdateColumnPosition) {
+        move(columns, path, ((TableChange.UpdateColumnPosition) change).position());
+      } else if (change instanceof TableChange.UpdateColumnDefaultValue) {
+        throw new IllegalArgumentException("Cannot set a DEFAULT value on column " + String.join(".", path)
+            + ": Floe has no column defaults");
+      } else {
+        throw new IllegalArgumentException("Unsupported column change " + change.getClass().getSimpleName()
+            + " of column " + String.join(".", path));
+      }
+    } catch (IllegalArgumentException e) {
+      throw userError(ops, e);
+    }
+  }
+
+  /** Fails the statement when the changes together leave an invalid schema (e.g. a struct without fields). */
+  private static void checkResult(FileSystemTableOperations ops, SchemaUpdate columns) {
+    try {
+      columns.apply();
+    } catch (IllegalArgumentException e) {
+      throw userError(ops, e);
+    }
+  }
+
+  private static RuntimeException userError(FileSystemTableOperations ops, IllegalArgumentException e) {
+    return TableAlterations.<RuntimeException>sneakyThrow(
+        SparkExceptions.userError("Cannot alter table " + ops.tableName() + ": " + e.getMessage()));
+  }
+
+  private static void move(SchemaUpdate columns, List<String> path, TableChange.ColumnPosition position) {
+    if (position instanceof TableChange.First) {
+      columns.moveFirst(path);
+    } else if (position instanceof TableChange.After) {
+      columns.moveAfter(path, ((TableChange.After) position).column());
+    }
+  }
+
+  /** The Floe type of a Spark type (with placeholder ids for nested fields; the update assigns fresh ones). */
+  private static Type floeType(List<String> path, DataType type) {
+    String name = path.get(path.size() - 1);
+    return SparkSchemas.convert(new StructType().add(name, type)).columns().get(0).type();
   }
 
   private static int parseFormatVersion(FileSystemTableOperations ops, TableMetadata base, String value) {
@@ -76,5 +181,11 @@ final class TableAlterations {
           + ": Floe supports format versions up to 3");
     }
     return v;
+  }
+
+  /** Spark's AnalysisException is checked in Java's eyes; alterTable cannot declare it. */
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> RuntimeException sneakyThrow(Throwable e) throws E {
+    throw (E) e;
   }
 }

@@ -2,11 +2,13 @@ package io.floe.format.commit;
 
 import io.floe.format.expr.Evaluator;
 import io.floe.format.expr.Expression;
+import io.floe.format.expr.InclusiveMetricsEvaluator;
 import io.floe.format.expr.Projections;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
+import io.floe.format.types.Schema;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -71,6 +73,18 @@ public final class OverwriteFiles extends SnapshotProducer {
     return addsFiles ? "overwrite" : "delete";
   }
 
+  private InclusiveMetricsEvaluator metricsEvaluator = null;
+  private Schema metricsSchema = null;
+
+  /** Column bounds that prove a file holds no matching row keep it (it neither goes nor conflicts). */
+  private InclusiveMetricsEvaluator metrics(TableMetadata base) {
+    if (metricsEvaluator == null || metricsSchema != base.schema()) {
+      metricsSchema = base.schema();
+      metricsEvaluator = new InclusiveMetricsEvaluator(metricsSchema, rowFilter);
+    }
+    return metricsEvaluator;
+  }
+
   @Override
   protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
     Set<String> remove = new LinkedHashSet<>(explicitDeletes);
@@ -96,7 +110,7 @@ public final class OverwriteFiles extends SnapshotProducer {
             id -> new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(rowFilter)));
         if (all.eval(f.partition())) {
           remove.add(f.path());
-        } else if (some.eval(f.partition())) {
+        } else if (some.eval(f.partition()) && metrics(base).eval(f)) {
           throw new ValidationException("Cannot overwrite by filter " + rowFilter + " in table " + ops().tableName()
               + ": data file " + f.path() + " may contain rows that do not match the filter");
         }

@@ -37,7 +37,12 @@ public final class Bucket implements Transform {
     if (value == null) {
       return null;
     }
-    return (hash(value) & Integer.MAX_VALUE) % numBuckets;
+    return bucketOf(hash(value), numBuckets);
+  }
+
+  /** The bucket of a 32-bit hash: {@code (hash & Integer.MAX_VALUE) % numBuckets}. */
+  public static int bucketOf(int hash, int numBuckets) {
+    return (hash & Integer.MAX_VALUE) % numBuckets;
   }
 
   @Override
@@ -75,9 +80,9 @@ public final class Bucket implements Transform {
     } else if (value instanceof Long) {
       return hashLong((Long) value);
     } else if (value instanceof CharSequence) {
-      return murmur3(ByteBuffer.wrap(value.toString().getBytes(StandardCharsets.UTF_8)));
+      return hashBytes(value.toString().getBytes(StandardCharsets.UTF_8));
     } else if (value instanceof BigDecimal) {
-      return murmur3(ByteBuffer.wrap(((BigDecimal) value).unscaledValue().toByteArray()));
+      return hashDecimal((BigDecimal) value);
     } else if (value instanceof UUID) {
       UUID uuid = (UUID) value;
       ByteBuffer bytes = ByteBuffer.allocate(16);
@@ -86,7 +91,7 @@ public final class Bucket implements Transform {
     } else if (value instanceof ByteBuffer) {
       return murmur3((ByteBuffer) value);
     } else if (value instanceof byte[]) {
-      return murmur3(ByteBuffer.wrap((byte[]) value));
+      return hashBytes((byte[]) value);
     } else if (value instanceof Boolean) {
       return hashLong((Boolean) value ? 1L : 0L);
     } else if (value instanceof Float || value instanceof Double) {
@@ -96,11 +101,24 @@ public final class Bucket implements Transform {
     throw new IllegalArgumentException("Cannot bucket value of class " + value.getClass().getName() + ": " + value);
   }
 
-  /** murmur3_x86_32 with seed 0 of a long's 8 little-endian bytes. */
-  static int hashLong(long value) {
+  /**
+   * murmur3_x86_32 with seed 0 of a long's 8 little-endian bytes: the hash of int, long, date, time
+   * and timestamp (micros) values.
+   */
+  public static int hashLong(long value) {
     int h = mixH(0, mixK((int) value));
     h = mixH(h, mixK((int) (value >>> 32)));
     return fmix(h ^ 8);
+  }
+
+  /** murmur3_x86_32 with seed 0 of bytes (UTF-8 of a string, unscaled bytes of a decimal, binary). */
+  public static int hashBytes(byte[] bytes) {
+    return murmur3(ByteBuffer.wrap(bytes));
+  }
+
+  /** The hash of a decimal: its unscaled value's minimal big-endian two's-complement bytes. */
+  public static int hashDecimal(BigDecimal value) {
+    return hashBytes(value.unscaledValue().toByteArray());
   }
 
   /** murmur3_x86_32 with seed 0 of the buffer's remaining bytes; the buffer's position is unchanged. */

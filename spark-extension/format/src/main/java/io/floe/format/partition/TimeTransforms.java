@@ -38,6 +38,37 @@ public final class TimeTransforms {
     return HOUR;
   }
 
+  /** Years from 1970 of a date (days from the epoch), rounding toward negative infinity. */
+  public static int yearsFromDays(int days) {
+    return LocalDate.ofEpochDay(days).getYear() - EPOCH_YEAR;
+  }
+
+  /** Months from 1970-01 of a date (days from the epoch), rounding toward negative infinity. */
+  public static int monthsFromDays(int days) {
+    LocalDate date = LocalDate.ofEpochDay(days);
+    return (date.getYear() - EPOCH_YEAR) * 12 + date.getMonthValue() - 1;
+  }
+
+  /** Days from the epoch of a timestamp in micros, rounding toward negative infinity. */
+  public static int daysFromMicros(long micros) {
+    return Math.toIntExact(Math.floorDiv(micros, MICROS_PER_DAY));
+  }
+
+  /** Hours from the epoch of a timestamp in micros, rounding toward negative infinity. */
+  public static int hoursFromMicros(long micros) {
+    return Math.toIntExact(Math.floorDiv(micros, MICROS_PER_HOUR));
+  }
+
+  /** Years from 1970 of a timestamp in micros, rounding toward negative infinity. */
+  public static int yearsFromMicros(long micros) {
+    return yearsFromDays(daysFromMicros(micros));
+  }
+
+  /** Months from 1970-01 of a timestamp in micros, rounding toward negative infinity. */
+  public static int monthsFromMicros(long micros) {
+    return monthsFromDays(daysFromMicros(micros));
+  }
+
   private enum Unit {
     YEAR, MONTH, DAY, HOUR
   }
@@ -62,22 +93,21 @@ public final class TimeTransforms {
         return fromDays((Integer) value);
       } else if (value instanceof Long) {
         long micros = (Long) value;
-        if (unit == Unit.HOUR) {
-          return Math.toIntExact(Math.floorDiv(micros, MICROS_PER_HOUR));
-        }
-        return fromDays(Math.toIntExact(Math.floorDiv(micros, MICROS_PER_DAY)));
+        return unit == Unit.HOUR ? hoursFromMicros(micros) : fromDays(daysFromMicros(micros));
       }
       throw new IllegalArgumentException(
           "Cannot apply " + name + " to value of class " + value.getClass().getName() + ": " + value);
     }
 
     private int fromDays(int days) {
-      if (unit == Unit.DAY) {
-        return days;
+      switch (unit) {
+        case YEAR:
+          return yearsFromDays(days);
+        case MONTH:
+          return monthsFromDays(days);
+        default:
+          return days;
       }
-      LocalDate date = LocalDate.ofEpochDay(days);
-      int years = date.getYear() - EPOCH_YEAR;
-      return unit == Unit.YEAR ? years : years * 12 + date.getMonthValue() - 1;
     }
 
     @Override

@@ -29,18 +29,13 @@ public final class Truncate implements Transform {
     if (value == null) {
       return null;
     } else if (value instanceof Integer) {
-      int v = (Integer) value;
-      return v - (((v % width) + width) % width);
+      return truncateInt(width, (Integer) value);
     } else if (value instanceof Long) {
-      long v = (Long) value;
-      return v - (((v % width) + width) % width);
+      return truncateLong(width, (Long) value);
     } else if (value instanceof BigDecimal) {
-      BigDecimal v = (BigDecimal) value;
-      BigInteger unscaled = v.unscaledValue();
-      BigInteger remainder = unscaled.mod(BigInteger.valueOf(width));
-      return new BigDecimal(unscaled.subtract(remainder), v.scale());
+      return truncateDecimal(width, (BigDecimal) value);
     } else if (value instanceof CharSequence) {
-      return truncateString(value.toString());
+      return truncateString(width, value.toString());
     } else if (value instanceof ByteBuffer) {
       ByteBuffer v = (ByteBuffer) value;
       byte[] bytes = new byte[Math.min(width, v.remaining())];
@@ -50,7 +45,25 @@ public final class Truncate implements Transform {
     throw new IllegalArgumentException("Cannot truncate value of class " + value.getClass().getName() + ": " + value);
   }
 
-  private String truncateString(String s) {
+  /** {@code v} rounded down to a multiple of {@code width} (> 0): {@code v - (((v % W) + W) % W)}. */
+  public static int truncateInt(int width, int v) {
+    return v - (((v % width) + width) % width);
+  }
+
+  /** {@code v} rounded down to a multiple of {@code width} (> 0): {@code v - (((v % W) + W) % W)}. */
+  public static long truncateLong(int width, long v) {
+    return v - (((v % width) + width) % width);
+  }
+
+  /** The unscaled value rounded down to a multiple of {@code width} (> 0); the scale is kept. */
+  public static BigDecimal truncateDecimal(int width, BigDecimal v) {
+    BigInteger unscaled = v.unscaledValue();
+    BigInteger remainder = unscaled.mod(BigInteger.valueOf(width));
+    return new BigDecimal(unscaled.subtract(remainder), v.scale());
+  }
+
+  /** The first {@code width} code points of {@code s}; a surrogate pair is never split. */
+  public static String truncateString(int width, String s) {
     int end = 0;
     for (int count = 0; count < width && end < s.length(); count++) {
       end += Character.charCount(s.codePointAt(end));

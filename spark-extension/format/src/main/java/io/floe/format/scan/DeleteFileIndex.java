@@ -4,6 +4,7 @@ import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.ManifestEntry;
+import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Conversions;
 import io.floe.format.types.Types;
@@ -24,8 +25,8 @@ final class DeleteFileIndex {
 
   private final Map<String, ManifestEntry> dvByDataFile = new HashMap<>();
   private final Map<String, List<ManifestEntry>> positionByDataFile = new HashMap<>();
-  private final Map<String, List<ManifestEntry>> positionByPartition = new HashMap<>();
-  private final Map<String, List<ManifestEntry>> equalityByPartition = new HashMap<>();
+  private final Map<PartitionKey, List<ManifestEntry>> positionByPartition = new HashMap<>();
+  private final Map<PartitionKey, List<ManifestEntry>> equalityByPartition = new HashMap<>();
   private final List<ManifestEntry> globalEquality = new ArrayList<>();
   private final Map<Integer, PartitionSpec> specs;
 
@@ -62,8 +63,15 @@ final class DeleteFileIndex {
         && equalityByPartition.isEmpty() && globalEquality.isEmpty();
   }
 
-  private static String partitionKey(DataFile f) {
-    return f.specId() + "/" + f.partition();
+  /**
+   * A spec id and partition tuple, compared by value: binary values by content, floating-point
+   * values by their bits (a string form would confuse distinct binary values).
+   */
+  private record PartitionKey(int specId, PartitionData partition) {
+  }
+
+  private static PartitionKey partitionKey(DataFile f) {
+    return new PartitionKey(f.specId(), f.partition());
   }
 
   /** The referenced data file of a position delete: the field, or equal file_path bounds. */

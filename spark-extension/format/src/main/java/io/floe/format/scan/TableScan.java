@@ -16,6 +16,7 @@ import io.floe.format.manifest.ManifestReader;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
+import io.floe.format.types.Schema;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,24 +42,35 @@ public final class TableScan {
   private final TableMetadata metadata;
   private final Snapshot snapshot;
   private final Expression filter;
+  private final Schema schema;
 
-  private TableScan(FileIO io, TableMetadata metadata, Snapshot snapshot, Expression filter) {
+  private TableScan(FileIO io, TableMetadata metadata, Snapshot snapshot, Expression filter, Schema schema) {
     this.io = io;
     this.metadata = metadata;
     this.snapshot = snapshot;
     this.filter = filter;
+    this.schema = schema;
   }
 
   public static TableScan of(FileIO io, TableMetadata metadata) {
-    return new TableScan(io, metadata, metadata.currentSnapshot(), Expressions.alwaysTrue());
+    return new TableScan(io, metadata, metadata.currentSnapshot(), Expressions.alwaysTrue(), metadata.schema());
   }
 
   public TableScan useSnapshot(Snapshot snap) {
-    return new TableScan(io, metadata, snap, filter);
+    return new TableScan(io, metadata, snap, filter, schema);
   }
 
   public TableScan filter(Expression expr) {
-    return new TableScan(io, metadata, snapshot, Expressions.and(filter, expr));
+    return new TableScan(io, metadata, snapshot, Expressions.and(filter, expr), schema);
+  }
+
+  /**
+   * The schema the filter's column names refer to (default: the table's current schema). A read of
+   * an older snapshot with that snapshot's schema passes it here, so that a column renamed or
+   * dropped since then binds to the field id it had, not to whatever holds its name now.
+   */
+  public TableScan schema(Schema readSchema) {
+    return new TableScan(io, metadata, snapshot, filter, readSchema);
   }
 
   public Snapshot snapshot() {
@@ -74,10 +86,11 @@ public final class TableScan {
       return new ScanPlan(List.of(), new ScanMetrics(0, 0, 0, 0, 0, 0, 0));
     }
     List<ManifestFile> manifests = ManifestLists.read(io.newInputFile(snapshot.manifestListLocation()));
-    Map<Integer, PartitionSpec> specs = metadata.specsById();
+    Map<Integer, PartitionSpec> specs = new HashMap<>();
+    metadata.specsById().forEach((id, spec) -> specs.put(id, spec.withSchema(schema)));
     Map<Integer, ManifestEvaluator> manifestEvaluators = new HashMap<>();
     Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
-    InclusiveMetricsEvaluator metricsEvaluator = new InclusiveMetricsEvaluator(metadata.schema(), filter);
+    InclusiveMetricsEvaluator metricsEvaluator = new InclusiveMetricsEvaluator(schema, filter);
 
     List<ManifestFile> dataManifests = new ArrayList<>();
     List<ManifestFile> deleteManifests = new ArrayList<>();

@@ -86,9 +86,32 @@ final class BatchProjection implements AutoCloseable {
   }
 
   private static ConstantColumnVector constant(StructField field, Object value, int capacity) {
-    ConstantColumnVector vector = new ConstantColumnVector(capacity, field.dataType());
-    ColumnVectorUtils.populate(vector, new GenericInternalRow(new Object[] {value}), 0);
+    return constant(field.dataType(), value, capacity);
+  }
+
+  private static ConstantColumnVector constant(org.apache.spark.sql.types.DataType type, Object value, int capacity) {
+    ConstantColumnVector vector = new ConstantColumnVector(capacity, type);
+    populate(vector, type, value, capacity);
     return vector;
+  }
+
+  /** Like {@link ColumnVectorUtils#populate}, also for struct values (e.g. {@code _partition}). */
+  private static void populate(
+      ConstantColumnVector vector, org.apache.spark.sql.types.DataType type, Object value, int capacity) {
+    if (type instanceof StructType struct) {
+      org.apache.spark.sql.catalyst.InternalRow row = (org.apache.spark.sql.catalyst.InternalRow) value;
+      for (int i = 0; i < struct.fields().length; i++) {
+        org.apache.spark.sql.types.DataType childType = struct.fields()[i].dataType();
+        vector.setChild(i, constant(childType, row == null || row.isNullAt(i) ? null : row.get(i, childType), capacity));
+      }
+      if (value == null) {
+        vector.setNull();
+      } else {
+        vector.setNotNull();
+      }
+    } else {
+      ColumnVectorUtils.populate(vector, new GenericInternalRow(new Object[] {value}), 0);
+    }
   }
 
   /** The columns to read from the file, in the order the Parquet reader returns them. */

@@ -1,36 +1,61 @@
 package io.floe.spark.source;
 
+import io.floe.format.expr.Evaluator;
 import io.floe.format.expr.Expression;
+import io.floe.format.expr.Expressions;
+import io.floe.format.expr.InclusiveMetricsEvaluator;
+import io.floe.format.expr.Projections;
+import io.floe.format.partition.PartitionField;
+import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.FileScanTask;
+import io.floe.format.scan.ScanMetrics;
 import io.floe.format.scan.ScanPlan;
 import io.floe.format.scan.TableScan;
 import io.floe.format.types.Schema;
+import io.floe.format.types.Types;
 import io.floe.spark.FloeTable;
 import io.floe.spark.SparkSchemas;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.apache.spark.util.SerializableConfiguration;
 
-/** One planned read of a snapshot: files are planned once, lazily, and reused for statistics and partitions. */
-public final class FloeScan implements Scan, Batch, SupportsReportStatistics {
+/**
+ * One planned read of a snapshot: files are planned once, lazily, and reused for statistics and
+ * partitions. Runtime filters (Spark's dynamic partition pruning on partition source columns) then
+ * drop planned files whose partition values or column bounds cannot match, without re-reading
+ * manifests.
+ */
+public final class FloeScan implements Scan, Batch, SupportsReportStatistics, SupportsRuntimeV2Filtering {
   private final FloeTable table;
   private final StructType requested;
   private final Expression filter;
   private final Predicate[] pushed;
   private final CaseInsensitiveStringMap options;
   private ScanPlan plan = null;
+  private final List<Predicate> runtimeFilters = new ArrayList<>();
+  private int runtimeSkippedFiles = 0;
 
   FloeScan(FloeTable table, StructType requested, Expression filter, Predicate[] pushed,
       CaseInsensitiveStringMap options) {
@@ -50,7 +75,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics {
   public String description() {
     String filters = Arrays.stream(pushed).map(Predicate::toString).collect(Collectors.joining(", "));
     return "FloeScan " + table.name() + (table.snapshot() == null ? "" : " snapshot=" + table.snapshot().snapshotId())
-        + " filters=[" + filters + "]";
+        + " filters=[" + filters + "]" + runtimeDescription();
   }
 
   @Override
@@ -61,32 +86,233 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics {
   /** The planned files and pruning counts (public for tests and EXPLAIN-like tooling). */
   public synchronized ScanPlan plan() {
     if (plan == null) {
-      TableScan scan = TableScan.of(table.ops().io(), table.metadata()).useSnapshot(table.snapshot()).filter(filter);
+      TableScan scan = TableScan.of(table.ops().io(), table.metadata()).useSnapshot(table.snapshot())
+          .schema(table.readSchema()).filter(filter);
       plan = scan.planFiles();
       ScanReports.record(table.name(), plan);
     }
     return plan;
   }
 
+  private synchronized String runtimeDescription() {
+    if (runtimeFilters.isEmpty()) {
+      return "";
+    }
+    return " runtimeFilters=[" + runtimeFilters.stream().map(Predicate::toString).collect(Collectors.joining(", "))
+        + "]";
+  }
+
+  /** The top-level columns that some partition field of the table (any spec) is derived from. */
+  @Override
+  public NamedReference[] filterAttributes() {
+    Schema schema = table.readSchema();
+    Set<String> names = new LinkedHashSet<>();
+    for (PartitionSpec spec : table.metadata().specs()) {
+      for (PartitionField f : spec.fields()) {
+        Types.NestedField top = schema.asStruct().fields().stream()
+            .filter(field -> field.fieldId() == f.sourceId()).findFirst().orElse(null);
+        if (top != null && !f.transform().isVoid()) {
+          names.add(top.name());
+        }
+      }
+    }
+    return names.stream()
+        .map(n -> org.apache.spark.sql.connector.expressions.Expressions.column("`" + n.replace("`", "``") + "`"))
+        .toArray(NamedReference[]::new);
+  }
+
+  /**
+   * Drops planned files that cannot hold rows matching {@code predicates}: partition values through
+   * each spec's inclusive projection, then column bounds. Predicates that cannot be converted are
+   * ignored (Spark still applies them to the rows).
+   */
+  @Override
+  public synchronized void filter(Predicate[] predicates) {
+    Expression expr = Expressions.alwaysTrue();
+    for (Predicate p : predicates) {
+      Expression converted = SparkFilters.convert(p);
+      if (converted != null) {
+        expr = Expressions.and(expr, converted);
+        runtimeFilters.add(p);
+      }
+    }
+    if (expr.op() == Expression.Operation.TRUE) {
+      return;
+    }
+    Expression runtimeFilter = expr;
+    ScanPlan planned = plan();
+    Schema schema = table.readSchema();
+    InclusiveMetricsEvaluator metrics;
+    try {
+      metrics = new InclusiveMetricsEvaluator(schema, expr);
+    } catch (RuntimeException e) {
+      return; // a filter the schema cannot bind prunes nothing
+    }
+    Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
+    List<FileScanTask> kept = new ArrayList<>();
+    for (FileScanTask task : planned.tasks()) {
+      Evaluator partitions = partitionEvaluators.computeIfAbsent(task.spec().specId(),
+          id -> partitionEvaluator(task.spec(), runtimeFilter));
+      boolean mayMatch = (partitions == null || partitions.eval(task.file().partition())) && metrics.eval(task.file());
+      if (mayMatch) {
+        kept.add(task);
+      }
+    }
+    int dropped = planned.tasks().size() - kept.size();
+    runtimeSkippedFiles += dropped;
+    ScanMetrics m = planned.metrics();
+    plan = new ScanPlan(kept, new ScanMetrics(m.totalManifests(), m.scannedManifests(), m.skippedManifests(),
+        m.totalDataFiles(), kept.size(), m.skippedDataFiles() + dropped,
+        kept.stream().mapToInt(t -> t.deletes().size()).sum()));
+    ScanReports.record(table.name(), plan);
+  }
+
+  private static Evaluator partitionEvaluator(PartitionSpec spec, Expression expr) {
+    try {
+      return new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(expr));
+    } catch (RuntimeException e) {
+      return null; // cannot project: keep every file of this spec
+    }
+  }
+
+  @Override
+  public CustomMetric[] supportedCustomMetrics() {
+    return FloeScanMetrics.supported();
+  }
+
+  /** Reported by Spark once the input partitions are final, that is after runtime filtering. */
+  @Override
+  public synchronized CustomTaskMetric[] reportDriverMetrics() {
+    ScanPlan planned = plan();
+    ScanMetrics m = planned.metrics();
+    long bytes = planned.tasks().stream().mapToLong(t -> t.file().fileSizeInBytes()).sum();
+    return new CustomTaskMetric[] {
+        FloeScanMetrics.value(FloeScanMetrics.TOTAL_MANIFESTS, m.totalManifests()),
+        FloeScanMetrics.value(FloeScanMetrics.SCANNED_MANIFESTS, m.scannedManifests()),
+        FloeScanMetrics.value(FloeScanMetrics.SKIPPED_MANIFESTS, m.skippedManifests()),
+        FloeScanMetrics.value(FloeScanMetrics.RESULT_DATA_FILES, m.resultDataFiles()),
+        FloeScanMetrics.value(FloeScanMetrics.SKIPPED_DATA_FILES, m.skippedDataFiles()),
+        FloeScanMetrics.value(FloeScanMetrics.RUNTIME_SKIPPED_DATA_FILES, runtimeSkippedFiles),
+        FloeScanMetrics.value(FloeScanMetrics.RESULT_DATA_BYTES, bytes)};
+  }
+
+  /**
+   * One task per group of files, packed as Spark packs the files of a plain Parquet scan: files
+   * weigh their size but at least {@code open-file-cost}, a group holds at most
+   * {@code min(split-size, max(open-file-cost, total weight / default parallelism))}, and files are
+   * placed largest first, each in the current group or, when it is full, a new one. Many small
+   * files (a point lookup in a bucket, a selective scan) so cost a few tasks, not one each, while a
+   * scan smaller than the cluster still gets a task per core. Sizes come from the read options
+   * {@code split-size} and {@code file-open-cost}, the table properties
+   * {@code read.split.target-size} and {@code read.split.open-file-cost}, or Spark's
+   * {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes}.
+   */
   @Override
   public InputPartition[] planInputPartitions() {
-    List<FileScanTask> tasks = plan().tasks();
-    InputPartition[] partitions = new InputPartition[tasks.size()];
-    for (int i = 0; i < tasks.size(); i++) {
-      partitions[i] = FloeInputPartition.of(tasks.get(i));
+    List<FileScanTask> tasks = new ArrayList<>(plan().tasks());
+    if (tasks.size() <= 1) {
+      return tasks.stream().map(t -> FloeInputPartition.of(t, partitionRow(t))).toArray(InputPartition[]::new);
     }
-    return partitions;
+    SparkSession spark = SparkSession.active();
+    long maxSize = sizeSetting("split-size", "read.split.target-size",
+        spark.conf().get("spark.sql.files.maxPartitionBytes", "134217728"));
+    long openCost = sizeSetting("file-open-cost", "read.split.open-file-cost",
+        spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
+    long total = 0;
+    for (FileScanTask t : tasks) {
+      total += Math.max(t.file().fileSizeInBytes(), openCost);
+    }
+    int parallelism = Math.max(1, spark.sparkContext().defaultParallelism());
+    long groupSize = Math.max(1, Math.min(maxSize, Math.max(openCost, total / parallelism)));
+    tasks.sort((a, b) -> Long.compare(b.file().fileSizeInBytes(), a.file().fileSizeInBytes()));
+    List<InputPartition> partitions = new ArrayList<>();
+    List<FloeInputPartition> group = new ArrayList<>();
+    long groupWeight = 0;
+    for (FileScanTask t : tasks) {
+      long weight = Math.max(t.file().fileSizeInBytes(), openCost);
+      if (!group.isEmpty() && groupWeight + weight > groupSize) {
+        partitions.add(toPartition(group));
+        group = new ArrayList<>();
+        groupWeight = 0;
+      }
+      group.add(FloeInputPartition.of(t, partitionRow(t)));
+      groupWeight += weight;
+    }
+    partitions.add(toPartition(group));
+    return partitions.toArray(new InputPartition[0]);
+  }
+
+  private Types.StructType partitionUnionType = null;
+
+  /** The file's partition tuple for the {@code _partition} metadata column, or null when it is not read. */
+  private org.apache.spark.sql.catalyst.InternalRow partitionRow(FileScanTask task) {
+    if (!isMetadataColumn(FloeTable.PARTITION_COLUMN)) {
+      return null;
+    }
+    if (partitionUnionType == null) {
+      partitionUnionType = table.partitionUnionType();
+    }
+    return FloeTable.partitionRow(partitionUnionType, task.spec(), task.file().partition());
+  }
+
+  /** Whether {@code name} is requested as a metadata column (a table column of that name wins). */
+  private boolean isMetadataColumn(String name) {
+    return Arrays.asList(requested.fieldNames()).contains(name)
+        && table.readSchema().asStruct().fields().stream().noneMatch(f -> f.name().equalsIgnoreCase(name));
+  }
+
+  /** Marks requested metadata columns so the reader fills them in rather than reading them from files. */
+  private StructType markMetadataColumns(StructType schema) {
+    org.apache.spark.sql.types.StructField[] fields = schema.fields().clone();
+    for (int i = 0; i < fields.length; i++) {
+      org.apache.spark.sql.types.StructField f = fields[i];
+      boolean metadataName = Set.of(FloeParquetReader.FILE_COLUMN, FloeParquetReader.POS_COLUMN,
+          FloeTable.SPEC_ID_COLUMN, FloeTable.PARTITION_COLUMN).contains(f.name());
+      if (metadataName && isMetadataColumn(f.name()) && !f.metadata().contains(FloeParquetReader.METADATA_COLUMN_KEY)) {
+        fields[i] = new org.apache.spark.sql.types.StructField(f.name(), f.dataType(), f.nullable(),
+            new org.apache.spark.sql.types.MetadataBuilder().withMetadata(f.metadata())
+                .putBoolean(FloeParquetReader.METADATA_COLUMN_KEY, true).build());
+      }
+    }
+    return new StructType(fields);
+  }
+
+  private static InputPartition toPartition(List<FloeInputPartition> group) {
+    return group.size() == 1 ? group.get(0) : new FloeCombinedInputPartition(group);
+  }
+
+  private long sizeSetting(String option, String property, String sparkDefault) {
+    String value = options.get(option);
+    String source = "read option " + option;
+    if (value == null) {
+      value = table.metadata().properties().get(property);
+      source = "table property " + property;
+    }
+    if (value == null) {
+      value = sparkDefault;
+      source = "Spark setting";
+    }
+    try {
+      long parsed = JavaUtils.byteStringAsBytes(value.trim()); // "134217728", "128m", ...
+      if (parsed <= 0) {
+        throw new NumberFormatException("not positive");
+      }
+      return parsed;
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("Invalid " + source + " of table " + table.name() + ": '" + value
+          + "' (expected a positive number of bytes)");
+    }
   }
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
     Schema schema = table.readSchema();
-    StructType withIds = SparkSchemas.withFieldIds(schema, requested);
+    StructType withIds = markMetadataColumns(SparkSchemas.withFieldIds(schema, requested));
     SparkSession spark = SparkSession.active();
     int batchSize = Integer.parseInt(options.getOrDefault("batch-size",
         spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096")));
-    return new FloeReaderFactory(withIds,
-        new SerializableConfiguration(spark.sessionState().newHadoopConf()), batchSize);
+    return new FloeCombinedReaderFactory(new FloeReaderFactory(withIds,
+        new SerializableConfiguration(spark.sessionState().newHadoopConf()), batchSize));
   }
 
   @Override

@@ -16,7 +16,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * Collects the columns and filters of a read. Filters prune files (partition values, column
- * bounds); Spark still evaluates every filter on the rows it reads, so pruning only has to be safe.
+ * bounds); Spark still evaluates every filter on the rows it reads, so pruning only has to be safe,
+ * except a filter that selects whole partitions (see {@link WholePartitionFilters}), which planning
+ * applies exactly.
  */
 public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns {
   private final FloeTable table;
@@ -34,17 +36,22 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
   @Override
   public Predicate[] pushPredicates(Predicate[] predicates) {
     List<Predicate> accepted = new ArrayList<>();
+    List<Predicate> postScan = new ArrayList<>();
     Expression combined = Expressions.alwaysTrue();
     for (Predicate p : predicates) {
       Expression converted = SparkFilters.convert(p);
       if (converted != null && bindsTo(converted)) {
         combined = Expressions.and(combined, converted);
         accepted.add(p);
+        if (WholePartitionFilters.selectsWholePartitions(p, converted, table.metadata().specs())) {
+          continue; // every row of every planned file matches: Spark need not check again
+        }
       }
+      postScan.add(p);
     }
     this.filter = combined;
     this.pushed = accepted.toArray(new Predicate[0]);
-    return predicates;
+    return postScan.toArray(new Predicate[0]);
   }
 
   /** Filters on columns the format cannot bind (metadata columns, unsupported literals) stay with Spark. */

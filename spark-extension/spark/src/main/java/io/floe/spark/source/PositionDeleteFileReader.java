@@ -1,0 +1,80 @@
+package io.floe.spark.source;
+
+import io.floe.format.FloeFormatException;
+import io.floe.format.deletes.RoaringPositionBitmap;
+import io.floe.spark.SparkSchemas;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * Reads a v2 position delete file (Parquet, columns {@code file_path} id 2147483546 and
+ * {@code pos} id 2147483545, matched by id, or by name in files without ids) with Spark's
+ * vectorized reader, and keeps the positions whose {@code file_path} is exactly the data file's
+ * location: paths are compared as strings, never normalized (SPEC-NOTES §3.1).
+ */
+final class PositionDeleteFileReader {
+  static final int FILE_PATH_ID = 2147483546;
+  static final int POS_ID = 2147483545;
+  private static final StructType SCHEMA = new StructType(new StructField[] {
+      new StructField("file_path", DataTypes.StringType, true, fieldId(FILE_PATH_ID)),
+      new StructField("pos", DataTypes.LongType, true, fieldId(POS_ID))});
+
+  private PositionDeleteFileReader() {}
+
+  private static Metadata fieldId(int id) {
+    return new MetadataBuilder().putLong(SparkSchemas.FIELD_ID_KEY, id).build();
+  }
+
+  /**
+   * Adds to {@code deleted} the positions that {@code deleteFile} deletes from {@code dataFile};
+   * returns how many rows of the delete file referenced it.
+   */
+  static long read(String deleteFile, String dataFile, Configuration conf, int batchSize,
+      RoaringPositionBitmap deleted) {
+    UTF8String target = UTF8String.fromString(dataFile);
+    long matched = 0;
+    long row = 0;
+    try (FloeParquetReader reader = FloeParquetReader.read(deleteFile).project(SCHEMA).conf(conf)
+        .batchSize(batchSize).build()) {
+      while (reader.next()) {
+        ColumnarBatch batch = reader.get();
+        ColumnVector paths = batch.column(0);
+        ColumnVector positions = batch.column(1);
+        int rows = batch.numRows();
+        for (int i = 0; i < rows; i++, row++) {
+          if (paths.isNullAt(i) || positions.isNullAt(i)) {
+            throw invalid(deleteFile, row, "a file_path (field id " + FILE_PATH_ID + ") and a pos (field id "
+                + POS_ID + ")", "null " + (paths.isNullAt(i) ? "file_path" : "pos"));
+          }
+          if (target.equals(paths.getUTF8String(i))) {
+            long pos = positions.getLong(i);
+            if (pos < 0 || pos > RoaringPositionBitmap.MAX_POSITION) {
+              throw invalid(deleteFile, row, "a position from 0 to " + RoaringPositionBitmap.MAX_POSITION,
+                  String.valueOf(pos));
+            }
+            deleted.add(pos);
+            matched++;
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read position delete file " + deleteFile + " (deletes of "
+          + dataFile + ")", e);
+    }
+    return matched;
+  }
+
+  private static FloeFormatException invalid(String file, long row, String expected, String found) {
+    return new FloeFormatException("Invalid position delete file " + file + ": at row " + row + ", expected "
+        + expected + ", found " + found);
+  }
+}
