@@ -24,6 +24,14 @@ public final class PartitionData {
     return values.length == 0 ? EMPTY : new PartitionData(values.clone());
   }
 
+  /**
+   * Takes ownership of {@code values} without copying: for hot paths that build a fresh array per
+   * row and never touch it again.
+   */
+  public static PartitionData wrap(Object[] values) {
+    return values.length == 0 ? EMPTY : new PartitionData(values);
+  }
+
   public int size() {
     return values.length;
   }

@@ -56,7 +56,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void write(InternalRow row) throws IOException {
-    PartitionData partition = keys.isUnpartitioned() ? PartitionData.empty() : PartitionData.of(keys.partition(row));
+    PartitionData partition = keys.isUnpartitioned() ? PartitionData.empty() : PartitionData.wrap(keys.partition(row));
     if (current != null && (!partition.equals(currentPartition) || reachedTargetSize())) {
       closeCurrent();
     }
