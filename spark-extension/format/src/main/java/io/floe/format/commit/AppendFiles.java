@@ -18,8 +18,14 @@ public final class AppendFiles extends SnapshotProducer {
   }
 
   @Override
-  protected String operation(boolean addsFiles, boolean removesFiles) {
+  protected String operation(boolean addsData, boolean removesData, boolean addsDeletes) {
     return "append";
+  }
+
+  /** An append of nothing still commits a snapshot, as Iceberg's does. */
+  @Override
+  protected boolean skipsEmptyCommit() {
+    return false;
   }
 
   @Override

@@ -66,11 +66,11 @@ public final class OverwriteFiles extends SnapshotProducer {
   }
 
   @Override
-  protected String operation(boolean addsFiles, boolean removesFiles) {
-    if (!removesFiles) {
+  protected String operation(boolean addsData, boolean removesData, boolean addsDeletes) {
+    if (!removesData) {
       return "append";
     }
-    return addsFiles ? "overwrite" : "delete";
+    return addsData ? "overwrite" : "delete";
   }
 
   private InclusiveMetricsEvaluator metricsEvaluator = null;

@@ -1,6 +1,8 @@
 package io.floe.format.commit;
 
+import io.floe.format.expr.Expression;
 import io.floe.format.io.FileIO;
+import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.ManifestContent;
@@ -17,8 +19,11 @@ import io.floe.format.partition.PartitionSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,6 +38,15 @@ public abstract class SnapshotProducer {
   private final TableOperations ops;
   private final String commitUuid = UUID.randomUUID().toString();
   private final List<DataFile> addedFiles = new ArrayList<>();
+  private final List<DataFile> addedDeleteFiles = new ArrayList<>();
+  private final Map<String, DataFile> deleteFilesToRemove = new LinkedHashMap<>();
+  private final Set<String> requiredDataFiles = new LinkedHashSet<>();
+  private boolean validateHistory = false;
+  private Long startingSnapshotId = null;
+  private Expression conflictDetectionFilter = null;
+  private boolean checkConflictingData = false;
+  private boolean checkConflictingDeletes = false;
+  private List<ManifestFile> newDeleteManifests = null;
   private final List<String> writtenMetadataFiles = new ArrayList<>();
   private final Map<String, String> extraSummary = new LinkedHashMap<>();
   private List<ManifestFile> newManifests = null;
@@ -53,7 +67,12 @@ public abstract class SnapshotProducer {
   }
 
   /** The snapshot operation label: append, overwrite, delete or replace. */
-  protected abstract String operation(boolean addsFiles, boolean removesFiles);
+  protected abstract String operation(boolean addsData, boolean removesData, boolean addsDeletes);
+
+  /** Whether a commit that changes nothing is skipped (no snapshot) rather than committed empty. */
+  protected boolean skipsEmptyCommit() {
+    return true;
+  }
 
   /** Which live data files of the base this commit removes; validates against concurrent changes. */
   protected abstract Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries);
@@ -63,6 +82,52 @@ public abstract class SnapshotProducer {
       throw new IllegalArgumentException("Cannot append a delete file as data: " + file.path());
     }
     addedFiles.add(file);
+  }
+
+  /** A delete file (position deletes or a deletion vector) that this commit adds. */
+  protected void addDelete(DataFile file) {
+    if (file.content() == FileContent.DATA) {
+      throw new IllegalArgumentException("Cannot add data file " + file.path() + " as a delete file");
+    }
+    addedDeleteFiles.add(file);
+  }
+
+  /** A live delete file that this commit removes (replaced by a merged one). */
+  protected void removeDelete(DataFile file) {
+    deleteFilesToRemove.put(ContentFiles.deleteFileKey(file), file);
+  }
+
+  /** Data files that must still be live when this commit lands (those it adds deletes for). */
+  protected void requireDataFiles(Collection<String> paths) {
+    requiredDataFiles.addAll(paths);
+  }
+
+  /**
+   * Validates against the commits after {@code snapshotId}, the snapshot the operation read (null
+   * when it read an empty table), with the checks enabled below.
+   */
+  public SnapshotProducer validateFromSnapshot(Long snapshotId) {
+    this.validateHistory = true;
+    this.startingSnapshotId = snapshotId;
+    return this;
+  }
+
+  /** The rows the operation read or changes, on table columns; concurrent data outside it never conflicts. */
+  public SnapshotProducer conflictDetectionFilter(Expression filter) {
+    this.conflictDetectionFilter = filter;
+    return this;
+  }
+
+  /** Serializable isolation: fail when a concurrent commit added data that may match the filter. */
+  public SnapshotProducer validateNoConflictingDataFiles() {
+    this.checkConflictingData = true;
+    return this;
+  }
+
+  /** Fail when a concurrent commit added deletes for a data file this commit removes or deletes from. */
+  public SnapshotProducer validateNoConflictingDeleteFiles() {
+    this.checkConflictingDeletes = true;
+    return this;
   }
 
   public SnapshotProducer set(String key, String value) {
@@ -104,16 +169,69 @@ public abstract class SnapshotProducer {
       }
     }
     Set<String> toRemove = filesToRemove(base, liveEntries);
+    Map<String, DataFile> touched = touchedDataFiles(liveEntries, toRemove);
+    if (validateHistory) {
+      new ConflictValidation(ops.tableName(), io(), startingSnapshotId, conflictDetectionFilter,
+          checkConflictingData, checkConflictingDeletes).validate(base, touched);
+    }
+
+    // delete files to drop: the ones replaced explicitly, and those of removed data files
+    Map<String, DataFile> deletesToDrop = new LinkedHashMap<>(deleteFilesToRemove);
+    Set<String> newDvTargets = new HashSet<>();
+    for (DataFile f : addedDeleteFiles) {
+      if (ContentFiles.isDeletionVector(f)) {
+        if (!newDvTargets.add(ContentFiles.referencedDataFile(f))) {
+          throw new IllegalArgumentException("Cannot commit to table " + ops.tableName() + ": two new deletion "
+              + "vectors for data file " + f.referencedDataFile() + " (merge them into one)");
+        }
+      } else if (f.content() == FileContent.POSITION_DELETES && base.formatVersion() >= 3) {
+        throw new IllegalArgumentException("Cannot add position delete file " + f.path() + " to format v3 table "
+            + ops.tableName() + ": v3 tables take deletion vectors");
+      }
+    }
+    boolean readDeleteManifests = !deleteFilesToRemove.isEmpty() || !toRemove.isEmpty() || !newDvTargets.isEmpty();
+    List<DataFile> liveDvsOfTargets = new ArrayList<>();
+    for (ManifestFile manifest : parentManifests) {
+      if (manifest.content() != ManifestContent.DELETES || !readDeleteManifests) {
+        continue;
+      }
+      List<ManifestEntry> entries = readEntries(manifest, base);
+      entriesByManifest.put(manifest.path(), entries);
+      for (ManifestEntry e : entries) {
+        String referenced = ContentFiles.referencedDataFile(e.file());
+        if (e.status() != ManifestEntry.Status.DELETED && referenced != null && toRemove.contains(referenced)) {
+          deletesToDrop.put(ContentFiles.deleteFileKey(e.file()), e.file());
+        }
+        if (e.status() != ManifestEntry.Status.DELETED && ContentFiles.isDeletionVector(e.file())
+            && newDvTargets.contains(referenced)) {
+          liveDvsOfTargets.add(e.file());
+        }
+      }
+    }
+    for (DataFile dv : liveDvsOfTargets) {
+      if (!deletesToDrop.containsKey(ContentFiles.deleteFileKey(dv))) {
+        throw new ValidationException("Cannot commit to table " + ops.tableName() + ": data file "
+            + dv.referencedDataFile() + " already has deletion vector " + ContentFiles.deleteFileKey(dv)
+            + ", which this commit neither merges nor replaces (a data file has at most one deletion vector)");
+      }
+    }
 
     List<ManifestFile> manifests = new ArrayList<>(newDataManifests(spec, base));
+    manifests.addAll(newDeleteManifests(spec, base));
     SummaryCounts removed = new SummaryCounts();
     Set<String> removedPaths = new HashSet<>();
+    Set<String> removedDeleteKeys = new HashSet<>();
     for (ManifestFile manifest : parentManifests) {
       List<ManifestEntry> entries = entriesByManifest.get(manifest.path());
-      boolean touched = entries != null && entries.stream()
-          .anyMatch(e -> e.status() != ManifestEntry.Status.DELETED && toRemove.contains(e.file().path()));
-      if (touched) {
-        manifests.add(rewriteWithDeletes(manifest, entries, toRemove, base, removed, removedPaths));
+      boolean deletes = manifest.content() == ManifestContent.DELETES;
+      boolean touchedManifest = entries != null && entries.stream()
+          .anyMatch(e -> e.status() != ManifestEntry.Status.DELETED && (deletes
+              ? deletesToDrop.containsKey(ContentFiles.deleteFileKey(e.file()))
+              : toRemove.contains(e.file().path())));
+      if (touchedManifest) {
+        manifests.add(rewriteWithDeletes(manifest, entries, base, removed, deletes ? removedDeleteKeys : removedPaths,
+            e -> deletes ? deletesToDrop.containsKey(ContentFiles.deleteFileKey(e.file()))
+                : toRemove.contains(e.file().path())));
       } else if (manifest.hasAddedFiles() || manifest.hasExistingFiles()) {
         manifests.add(manifest);
       }
@@ -124,6 +242,14 @@ public abstract class SnapshotProducer {
       throw new ValidationException("Cannot commit to table " + ops.tableName() + ": files to remove are no longer "
           + "in the table (removed by a concurrent commit): " + missing);
     }
+    if (!removedDeleteKeys.containsAll(deleteFilesToRemove.keySet())) {
+      Set<String> missing = new HashSet<>(deleteFilesToRemove.keySet());
+      missing.removeAll(removedDeleteKeys);
+      throw new ValidationException("Cannot commit to table " + ops.tableName() + ": delete files to replace are no "
+          + "longer in the table (replaced or removed by a concurrent commit): " + missing);
+    }
+    lastApplyChangedNothing = addedFiles.isEmpty() && addedDeleteFiles.isEmpty() && toRemove.isEmpty()
+        && deletesToDrop.isEmpty();
 
     long id = snapshotId();
     String listLocation = ops.metadataFileLocation("snap-" + id + "-" + attempt + "-" + commitUuid + ".avro");
@@ -136,7 +262,7 @@ public abstract class SnapshotProducer {
         sequenceNumber, firstRowId, manifests);
     writtenMetadataFiles.add(listLocation);
 
-    Map<String, String> summary = summarize(parent, removed, !addedFiles.isEmpty(), !toRemove.isEmpty());
+    Map<String, String> summary = summarize(parent, removed, !toRemove.isEmpty());
     Snapshot.Builder snapshot = Snapshot.builder()
         .snapshotId(id)
         .parentId(parent == null ? null : parent.snapshotId())
@@ -155,34 +281,75 @@ public abstract class SnapshotProducer {
         .build();
   }
 
+  private boolean lastApplyChangedNothing = false;
+
+  /**
+   * The live data files this commit removes or must find live (those it adds deletes for, named
+   * or referenced by the delete files), by path.
+   */
+  private Map<String, DataFile> touchedDataFiles(List<ManifestEntry> liveEntries, Set<String> toRemove) {
+    Set<String> required = new HashSet<>(requiredDataFiles);
+    for (DataFile f : addedDeleteFiles) {
+      String referenced = ContentFiles.referencedDataFile(f);
+      if (referenced != null) {
+        required.add(referenced);
+      }
+    }
+    Map<String, DataFile> touched = new HashMap<>();
+    for (ManifestEntry e : liveEntries) {
+      String path = e.file().path();
+      if (toRemove.contains(path) || required.contains(path)) {
+        touched.put(path, e.file());
+      }
+    }
+    if (touched.size() < required.size() + toRemove.size()) {
+      List<String> missing = required.stream().filter(p -> !touched.containsKey(p)).limit(5).toList();
+      if (!missing.isEmpty()) {
+        throw new ValidationException("Cannot commit to table " + ops.tableName() + ": data files this operation "
+            + "deletes rows from are no longer in the table (removed by a concurrent commit): " + missing);
+      }
+    }
+    return touched;
+  }
+
+  private List<ManifestFile> newDeleteManifests(PartitionSpec spec, TableMetadata base) {
+    if (newDeleteManifests == null) {
+      newDeleteManifests = writeNewManifests(addedDeleteFiles, spec, base, ManifestContent.DELETES);
+    }
+    return newDeleteManifests;
+  }
+
   private List<ManifestFile> newDataManifests(PartitionSpec spec, TableMetadata base) {
-    if (newManifests != null) {
-      return newManifests;
+    if (newManifests == null) {
+      newManifests = writeNewManifests(addedFiles, spec, base, ManifestContent.DATA);
     }
+    return newManifests;
+  }
+
+  /** One manifest per partition spec of the new files. */
+  private List<ManifestFile> writeNewManifests(List<DataFile> files, PartitionSpec spec, TableMetadata base,
+      ManifestContent content) {
     List<ManifestFile> out = new ArrayList<>();
-    if (!addedFiles.isEmpty()) {
-      Map<Integer, List<DataFile>> bySpec = new LinkedHashMap<>();
-      for (DataFile f : addedFiles) {
-        bySpec.computeIfAbsent(f.specId(), k -> new ArrayList<>()).add(f);
-      }
-      for (Map.Entry<Integer, List<DataFile>> group : bySpec.entrySet()) {
-        PartitionSpec fileSpec = base.specsById().getOrDefault(group.getKey(), spec);
-        ManifestWriter writer = newManifestWriter(base, fileSpec);
-        for (DataFile f : group.getValue()) {
-          writer.add(f);
-        }
-        out.add(closeWriter(writer));
-      }
+    Map<Integer, List<DataFile>> bySpec = new LinkedHashMap<>();
+    for (DataFile f : files) {
+      bySpec.computeIfAbsent(f.specId(), k -> new ArrayList<>()).add(f);
     }
-    newManifests = out;
+    for (Map.Entry<Integer, List<DataFile>> group : bySpec.entrySet()) {
+      PartitionSpec fileSpec = base.specsById().getOrDefault(group.getKey(), spec);
+      ManifestWriter writer = newManifestWriter(base, fileSpec, content);
+      for (DataFile f : group.getValue()) {
+        writer.add(f);
+      }
+      out.add(closeWriter(writer));
+    }
     return out;
   }
 
-  private ManifestWriter newManifestWriter(TableMetadata base, PartitionSpec spec) {
+  private ManifestWriter newManifestWriter(TableMetadata base, PartitionSpec spec, ManifestContent content) {
     String location = ops.metadataFileLocation(commitUuid + "-m" + manifestCount++ + ".avro");
     writtenMetadataFiles.add(location);
     return ManifestWriter.write(base.formatVersion(), spec, base.schema(), io().newOutputFile(location),
-        snapshotId(), ManifestContent.DATA);
+        snapshotId(), content);
   }
 
   private static ManifestFile closeWriter(ManifestWriter writer) {
@@ -194,18 +361,19 @@ public abstract class SnapshotProducer {
     return writer.toManifestFile();
   }
 
-  private ManifestFile rewriteWithDeletes(ManifestFile manifest, List<ManifestEntry> entries, Set<String> toRemove,
-      TableMetadata base, SummaryCounts removed, Set<String> removedPaths) {
+  private ManifestFile rewriteWithDeletes(ManifestFile manifest, List<ManifestEntry> entries, TableMetadata base,
+      SummaryCounts removed, Set<String> removedKeys, java.util.function.Predicate<ManifestEntry> remove) {
     PartitionSpec spec = base.specsById().get(manifest.partitionSpecId());
-    ManifestWriter writer = newManifestWriter(base, spec);
+    ManifestWriter writer = newManifestWriter(base, spec, manifest.content());
     for (ManifestEntry e : entries) {
       if (e.status() == ManifestEntry.Status.DELETED) {
         continue;
       }
-      if (toRemove.contains(e.file().path())) {
+      if (remove.test(e)) {
         writer.delete(e);
         removed.add(e.file());
-        removedPaths.add(e.file().path());
+        removedKeys.add(manifest.content() == ManifestContent.DELETES ? ContentFiles.deleteFileKey(e.file())
+            : e.file().path());
       } else {
         writer.existing(e);
       }
@@ -221,29 +389,47 @@ public abstract class SnapshotProducer {
     return ManifestReader.read(io().newInputFile(manifest.path()), manifest, base.specsById());
   }
 
-  private Map<String, String> summarize(Snapshot parent, SummaryCounts removed, boolean adds, boolean removes) {
+  private Map<String, String> summarize(Snapshot parent, SummaryCounts removed, boolean removesData) {
     SummaryCounts added = new SummaryCounts();
     Set<String> partitions = new HashSet<>();
     addedFiles.forEach(f -> {
       added.add(f);
       partitions.add(f.partition().toString() + "@" + f.specId());
     });
+    addedDeleteFiles.forEach(f -> {
+      added.add(f);
+      partitions.add(f.partition().toString() + "@" + f.specId());
+    });
     Map<String, String> summary = new LinkedHashMap<>();
-    summary.put("operation", operation(adds, removes));
+    summary.put("operation", operation(!addedFiles.isEmpty(), removesData, !addedDeleteFiles.isEmpty()));
     putIfPositive(summary, "added-data-files", added.files);
     putIfPositive(summary, "deleted-data-files", removed.files);
     putIfPositive(summary, "added-records", added.records);
     putIfPositive(summary, "deleted-records", removed.records);
-    putIfPositive(summary, "added-files-size", added.bytes);
-    putIfPositive(summary, "removed-files-size", removed.bytes);
+    putIfPositive(summary, "added-files-size", added.bytes + added.deleteBytes);
+    putIfPositive(summary, "removed-files-size", removed.bytes + removed.deleteBytes);
+    putIfPositive(summary, "added-delete-files", added.deleteFiles);
+    putIfPositive(summary, "added-position-delete-files", added.positionDeleteFiles);
+    putIfPositive(summary, "added-dvs", added.dvs);
+    putIfPositive(summary, "added-position-deletes", added.positionDeletes);
+    putIfPositive(summary, "added-equality-deletes", added.equalityDeletes);
+    putIfPositive(summary, "removed-delete-files", removed.deleteFiles);
+    putIfPositive(summary, "removed-position-delete-files", removed.positionDeleteFiles);
+    putIfPositive(summary, "removed-dvs", removed.dvs);
+    putIfPositive(summary, "removed-position-deletes", removed.positionDeletes);
+    putIfPositive(summary, "removed-equality-deletes", removed.equalityDeletes);
     summary.put("changed-partition-count", Integer.toString(partitions.size()));
     Map<String, String> previous = parent == null ? Map.of() : parent.summary();
     summary.put("total-records", Long.toString(total(previous, "total-records") + added.records - removed.records));
-    summary.put("total-files-size", Long.toString(total(previous, "total-files-size") + added.bytes - removed.bytes));
+    summary.put("total-files-size", Long.toString(total(previous, "total-files-size")
+        + added.bytes + added.deleteBytes - removed.bytes - removed.deleteBytes));
     summary.put("total-data-files", Long.toString(total(previous, "total-data-files") + added.files - removed.files));
-    summary.put("total-delete-files", Long.toString(total(previous, "total-delete-files")));
-    summary.put("total-position-deletes", Long.toString(total(previous, "total-position-deletes")));
-    summary.put("total-equality-deletes", Long.toString(total(previous, "total-equality-deletes")));
+    summary.put("total-delete-files", Long.toString(total(previous, "total-delete-files")
+        + added.deleteFiles - removed.deleteFiles));
+    summary.put("total-position-deletes", Long.toString(total(previous, "total-position-deletes")
+        + added.positionDeletes - removed.positionDeletes));
+    summary.put("total-equality-deletes", Long.toString(total(previous, "total-equality-deletes")
+        + added.equalityDeletes - removed.equalityDeletes));
     summary.put("engine-name", "floe");
     summary.putAll(extraSummary);
     return summary;
@@ -264,15 +450,42 @@ public abstract class SnapshotProducer {
     }
   }
 
+  /** Counts for the snapshot summary; a deletion vector's size is its blob's, not its Puffin file's. */
   private static final class SummaryCounts {
     long files;
     long records;
     long bytes;
+    long deleteFiles;
+    long positionDeleteFiles;
+    long dvs;
+    long positionDeletes;
+    long equalityDeletes;
+    long deleteBytes;
 
     void add(DataFile f) {
-      files += 1;
-      records += f.recordCount();
-      bytes += f.fileSizeInBytes();
+      switch (f.content()) {
+        case DATA:
+          files += 1;
+          records += f.recordCount();
+          bytes += f.fileSizeInBytes();
+          break;
+        case POSITION_DELETES:
+          deleteFiles += 1;
+          positionDeletes += f.recordCount();
+          if (ContentFiles.isDeletionVector(f)) {
+            dvs += 1;
+            deleteBytes += f.contentSizeInBytes() != null ? f.contentSizeInBytes() : 0;
+          } else {
+            positionDeleteFiles += 1;
+            deleteBytes += f.fileSizeInBytes();
+          }
+          break;
+        default:
+          deleteFiles += 1;
+          equalityDeletes += f.recordCount();
+          deleteBytes += f.fileSizeInBytes();
+          break;
+      }
     }
   }
 
@@ -289,6 +502,10 @@ public abstract class SnapshotProducer {
       TableMetadata updated;
       try {
         updated = apply(base);
+        if (lastApplyChangedNothing && skipsEmptyCommit()) {
+          cleanUpAll();
+          return base.currentSnapshot();
+        }
         ops.commit(base, updated);
         cleanUpUnused(updated);
         return ops.current().snapshot(snapshotId());

@@ -1,14 +1,12 @@
 package io.floe.format.scan;
 
+import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionSpec;
-import io.floe.format.types.Conversions;
-import io.floe.format.types.Types;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,8 +19,6 @@ import java.util.Map;
  * strictly greater and it is in the same partition or unpartitioned.
  */
 final class DeleteFileIndex {
-  private static final int FILE_PATH_ID = 2147483546;
-
   private final Map<String, ManifestEntry> dvByDataFile = new HashMap<>();
   private final Map<String, List<ManifestEntry>> positionByDataFile = new HashMap<>();
   private final Map<PartitionKey, List<ManifestEntry>> positionByPartition = new HashMap<>();
@@ -35,7 +31,7 @@ final class DeleteFileIndex {
     for (ManifestEntry e : deleteEntries) {
       DataFile f = e.file();
       if (f.content() == FileContent.POSITION_DELETES) {
-        String referenced = referencedDataFile(f);
+        String referenced = ContentFiles.referencedDataFile(f);
         if (f.format() == FileFormat.PUFFIN) {
           ManifestEntry previous = dvByDataFile.put(referenced, e);
           if (previous != null) {
@@ -72,19 +68,6 @@ final class DeleteFileIndex {
 
   private static PartitionKey partitionKey(DataFile f) {
     return new PartitionKey(f.specId(), f.partition());
-  }
-
-  /** The referenced data file of a position delete: the field, or equal file_path bounds. */
-  private static String referencedDataFile(DataFile f) {
-    if (f.referencedDataFile() != null) {
-      return f.referencedDataFile();
-    }
-    ByteBuffer lower = f.lowerBounds().get(FILE_PATH_ID);
-    ByteBuffer upper = f.upperBounds().get(FILE_PATH_ID);
-    if (lower != null && lower.equals(upper)) {
-      return (String) Conversions.fromByteBuffer(Types.StringType.get(), lower);
-    }
-    return null;
   }
 
   List<DataFile> forDataFile(long dataSequenceNumber, DataFile file) {

@@ -35,11 +35,18 @@ final class CommitFixtures {
   }
 
   static FileSystemTableOperations create(FileSystemCatalog catalog, String name, Map<String, String> props) {
-    catalog.createNamespace(List.of("db"), Map.of());
+    return create(catalog, name, props, 2);
+  }
+
+  static FileSystemTableOperations create(FileSystemCatalog catalog, String name, Map<String, String> props,
+      int formatVersion) {
+    if (!catalog.namespaceExists(List.of("db"))) {
+      catalog.createNamespace(List.of("db"), Map.of());
+    }
     PartitionSpec spec = PartitionSpec.builderFor(SCHEMA).identity("region").build();
     TableIdentifier ident = TableIdentifier.of(List.of("db"), name);
     TableMetadata metadata = TableMetadata.newTableMetadata(SCHEMA, spec, SortOrder.unsorted(),
-        catalog.tableLocation(ident), props, 2);
+        catalog.tableLocation(ident), props, formatVersion);
     return catalog.createTable(ident, metadata);
   }
 

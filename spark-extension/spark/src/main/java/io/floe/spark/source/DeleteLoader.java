@@ -21,16 +21,34 @@ import org.apache.hadoop.conf.Configuration;
  * </ul>
  * Which delete files apply was decided at planning by the spec's sequence-number rules.
  */
-final class DeleteLoader {
+public final class DeleteLoader {
   private DeleteLoader() {}
+
+  /**
+   * The positions that {@code deleteFiles} (position delete files and deletion vectors that apply to
+   * it, as planned) remove from the data file at {@code dataFilePath}. Used by merge-on-read writers
+   * to merge a file's existing deletes into its new deletion vector or delete file.
+   */
+  public static RoaringPositionBitmap positionsOf(String dataFilePath, List<io.floe.format.manifest.DataFile> deleteFiles,
+      Configuration conf) {
+    List<DeleteFileRef> refs = deleteFiles.stream()
+        .map(d -> new DeleteFileRef(d.path(), d.content().id(), d.format().name(), d.recordCount(), d.contentOffset(),
+            d.contentSizeInBytes()))
+        .toList();
+    return load(dataFilePath, refs, conf, FloeParquetReader.DEFAULT_BATCH_SIZE);
+  }
 
   /** The deleted positions of {@code file}'s data file; empty when its deletes remove nothing. */
   static RoaringPositionBitmap load(FloeInputPartition file, Configuration conf, int batchSize) {
-    List<DeleteFileRef> deletes = file.deletes();
+    return load(file.path(), file.deletes(), conf, batchSize);
+  }
+
+  private static RoaringPositionBitmap load(String dataFilePath, List<DeleteFileRef> deletes, Configuration conf,
+      int batchSize) {
     HadoopFileIO io = new HadoopFileIO(conf);
     RoaringPositionBitmap deleted = null;
     for (DeleteFileRef delete : deletes) {
-      RoaringPositionBitmap positions = positions(file, delete, io, conf, batchSize);
+      RoaringPositionBitmap positions = positions(dataFilePath, delete, io, conf, batchSize);
       if (deleted == null) {
         deleted = positions;
       } else {
@@ -40,39 +58,39 @@ final class DeleteLoader {
     return deleted != null ? deleted : new RoaringPositionBitmap();
   }
 
-  private static RoaringPositionBitmap positions(FloeInputPartition file, DeleteFileRef delete,
+  private static RoaringPositionBitmap positions(String dataFilePath, DeleteFileRef delete,
       HadoopFileIO io, Configuration conf, int batchSize) {
     FileContent content = FileContent.fromId(delete.content());
     if (content == FileContent.EQUALITY_DELETES) {
-      throw new UnsupportedOperationException("Cannot read data file " + file.path()
+      throw new UnsupportedOperationException("Cannot read data file " + dataFilePath
           + ": equality delete file " + delete.path() + " applies to it, and this Floe version does not"
           + " apply equality deletes (it applies position deletes and deletion vectors). Rewrite the"
           + " table's equality deletes with the engine that wrote them (e.g. Iceberg's rewrite_data_files"
           + " with delete-file-threshold 1), then read it again");
     }
     if (content != FileContent.POSITION_DELETES) {
-      throw new IllegalStateException("Invalid delete file " + delete.path() + " for " + file.path()
+      throw new IllegalStateException("Invalid delete file " + delete.path() + " for " + dataFilePath
           + ": content " + content);
     }
     FileFormat format = FileFormat.fromString(delete.format());
     switch (format) {
       case PUFFIN:
-        return deletionVector(file, delete, io);
+        return deletionVector(dataFilePath, delete, io);
       case PARQUET:
         RoaringPositionBitmap positions = new RoaringPositionBitmap();
-        PositionDeleteFileReader.read(delete.path(), file.path(), conf, batchSize, positions);
+        PositionDeleteFileReader.read(delete.path(), dataFilePath, conf, batchSize, positions);
         return positions;
       default:
-        throw new UnsupportedOperationException("Cannot read data file " + file.path()
+        throw new UnsupportedOperationException("Cannot read data file " + dataFilePath
             + ": its position delete file " + delete.path() + " is " + format
             + ", and Floe reads position deletes from Parquet files and deletion vectors");
     }
   }
 
-  private static RoaringPositionBitmap deletionVector(FloeInputPartition file, DeleteFileRef dv, HadoopFileIO io) {
+  private static RoaringPositionBitmap deletionVector(String dataFilePath, DeleteFileRef dv, HadoopFileIO io) {
     if (dv.contentOffset() == null || dv.contentSizeInBytes() == null) {
       throw new io.floe.format.FloeFormatException("Invalid deletion vector " + dv.path() + " for data file "
-          + file.path() + ": the manifest entry has no content_offset or content_size_in_bytes");
+          + dataFilePath + ": the manifest entry has no content_offset or content_size_in_bytes");
     }
     InputFile puffin = io.newInputFile(dv.path());
     return DeletionVector.read(puffin, dv.contentOffset(), dv.contentSizeInBytes(), dv.recordCount()).positions();

@@ -1,0 +1,196 @@
+package io.floe.format.commit;
+
+import io.floe.format.expr.Evaluator;
+import io.floe.format.expr.Expression;
+import io.floe.format.expr.Expressions;
+import io.floe.format.expr.InclusiveMetricsEvaluator;
+import io.floe.format.expr.Projections;
+import io.floe.format.io.FileIO;
+import io.floe.format.manifest.ContentFiles;
+import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.FileContent;
+import io.floe.format.manifest.ManifestContent;
+import io.floe.format.manifest.ManifestEntry;
+import io.floe.format.manifest.ManifestFile;
+import io.floe.format.manifest.ManifestLists;
+import io.floe.format.manifest.ManifestReader;
+import io.floe.format.metadata.Snapshot;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.partition.PartitionData;
+import io.floe.format.partition.PartitionSpec;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks the commits that landed after the snapshot an operation read (its starting snapshot)
+ * against what the operation is about to commit, as Iceberg's writers do:
+ * <ul>
+ *   <li>data files added concurrently (by {@code append} or {@code overwrite} snapshots) that may
+ *       hold rows matching the operation's conflict detection filter, when the operation asked for
+ *       it (serializable isolation);</li>
+ *   <li>delete files added concurrently (by {@code overwrite} or {@code delete} snapshots) that
+ *       apply to a data file the operation removes or adds deletes for, when asked for (always, for
+ *       row-level operations: otherwise deleted rows would come back, or two deletion vectors would
+ *       exist for one data file).</li>
+ * </ul>
+ * A conflict is a {@link ValidationException} naming the table, the conflicting snapshot and the
+ * file: retrying the commit cannot help; the operation must be run again.
+ */
+final class ConflictValidation {
+  private final String tableName;
+  private final FileIO io;
+  private final Long startingSnapshotId;
+  private final Expression filter;
+  private final boolean checkData;
+  private final boolean checkDeletes;
+
+  ConflictValidation(String tableName, FileIO io, Long startingSnapshotId, Expression filter, boolean checkData,
+      boolean checkDeletes) {
+    this.tableName = tableName;
+    this.io = io;
+    this.startingSnapshotId = startingSnapshotId;
+    this.filter = filter == null ? Expressions.alwaysTrue() : filter;
+    this.checkData = checkData;
+    this.checkDeletes = checkDeletes;
+  }
+
+  /**
+   * @param touchedFiles live data files of {@code base} this commit removes or adds deletes for,
+   *     by path
+   */
+  void validate(TableMetadata base, Map<String, DataFile> touchedFiles) {
+    if (!checkData && !checkDeletes) {
+      return;
+    }
+    Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
+    InclusiveMetricsEvaluator metrics = metricsEvaluator(base);
+    Set<PartitionKey> touchedPartitions = new HashSet<>();
+    touchedFiles.values().forEach(f -> touchedPartitions.add(partitionKey(f)));
+    for (Snapshot snapshot : snapshotsSinceStart(base)) {
+      String operation = snapshot.operation();
+      boolean addsData = "append".equals(operation) || "overwrite".equals(operation);
+      boolean addsDeletes = "overwrite".equals(operation) || "delete".equals(operation);
+      if (!(checkData && addsData) && !(checkDeletes && addsDeletes)) {
+        continue;
+      }
+      for (ManifestFile manifest : ManifestLists.read(io.newInputFile(snapshot.manifestListLocation()))) {
+        if (manifest.snapshotId() == null || manifest.snapshotId() != snapshot.snapshotId()
+            || !manifest.hasAddedFiles()) {
+          continue;
+        }
+        boolean dataManifest = manifest.content() == ManifestContent.DATA;
+        if (dataManifest ? !(checkData && addsData) : !(checkDeletes && addsDeletes)) {
+          continue;
+        }
+        for (ManifestEntry entry : ManifestReader.read(io.newInputFile(manifest.path()), manifest, base.specsById())) {
+          if (entry.status() != ManifestEntry.Status.ADDED || !Long.valueOf(snapshot.snapshotId())
+              .equals(entry.snapshotId())) {
+            continue;
+          }
+          DataFile file = entry.file();
+          if (dataManifest) {
+            if (mayMatch(base, file, partitionEvaluators, metrics)) {
+              throw conflict(snapshot, "added data file " + file.path() + " that may contain rows matching "
+                  + filter + " (serializable isolation)");
+            }
+          } else {
+            checkDeleteFile(base, snapshot, file, touchedFiles, touchedPartitions, partitionEvaluators);
+          }
+        }
+      }
+    }
+  }
+
+  private void checkDeleteFile(TableMetadata base, Snapshot snapshot, DataFile file, Map<String, DataFile> touched,
+      Set<PartitionKey> touchedPartitions, Map<Integer, Evaluator> partitionEvaluators) {
+    if (touched.isEmpty()) {
+      return;
+    }
+    if (file.content() == FileContent.POSITION_DELETES) {
+      String referenced = ContentFiles.referencedDataFile(file);
+      if (referenced != null ? touched.containsKey(referenced) : touchedPartitions.contains(partitionKey(file))) {
+        throw conflict(snapshot, "added delete file " + ContentFiles.deleteFileKey(file) + " for data file "
+            + (referenced != null ? referenced : "(any) in partition " + file.partition())
+            + " that this operation rewrites or deletes from");
+      }
+    } else if (file.content() == FileContent.EQUALITY_DELETES) {
+      PartitionSpec spec = base.specsById().get(file.specId());
+      boolean global = spec == null || spec.isUnpartitioned();
+      if (global || touchedPartitions.contains(partitionKey(file))
+          || partitionMayMatch(base, file, partitionEvaluators)) {
+        throw conflict(snapshot, "added equality delete file " + file.path()
+            + " that may delete rows this operation rewrites");
+      }
+    }
+  }
+
+  private ValidationException conflict(Snapshot snapshot, String what) {
+    return new ValidationException("Cannot commit to table " + tableName + ": concurrent snapshot "
+        + snapshot.snapshotId() + " (" + snapshot.operation() + ", committed after snapshot "
+        + (startingSnapshotId == null ? "none (empty table)" : startingSnapshotId) + " that this operation read) "
+        + what + ". Run the operation again");
+  }
+
+  /** The snapshots after the starting one on the current branch, oldest first. */
+  private List<Snapshot> snapshotsSinceStart(TableMetadata base) {
+    List<Snapshot> newer = new ArrayList<>();
+    Snapshot current = base.currentSnapshot();
+    while (current != null) {
+      if (startingSnapshotId != null && current.snapshotId() == startingSnapshotId) {
+        Collections.reverse(newer);
+        return newer;
+      }
+      newer.add(current);
+      current = current.parentId() == null ? null : base.snapshot(current.parentId());
+    }
+    if (startingSnapshotId != null) {
+      throw new ValidationException("Cannot commit to table " + tableName + ": the snapshot this operation read ("
+          + startingSnapshotId + ") is no longer an ancestor of the current snapshot "
+          + (base.currentSnapshot() == null ? "(none)" : base.currentSnapshot().snapshotId())
+          + " (the table was rolled back, replaced or expired concurrently). Run the operation again");
+    }
+    Collections.reverse(newer);
+    return newer;
+  }
+
+  private InclusiveMetricsEvaluator metricsEvaluator(TableMetadata base) {
+    try {
+      return new InclusiveMetricsEvaluator(base.schema(), filter);
+    } catch (RuntimeException e) {
+      return null; // the filter no longer binds (a column was dropped): every file may match
+    }
+  }
+
+  private boolean mayMatch(TableMetadata base, DataFile file, Map<Integer, Evaluator> partitionEvaluators,
+      InclusiveMetricsEvaluator metrics) {
+    return partitionMayMatch(base, file, partitionEvaluators) && (metrics == null || metrics.eval(file));
+  }
+
+  private boolean partitionMayMatch(TableMetadata base, DataFile file, Map<Integer, Evaluator> evaluators) {
+    PartitionSpec spec = base.specsById().get(file.specId());
+    if (spec == null || filter.op() == Expression.Operation.TRUE) {
+      return true;
+    }
+    Evaluator evaluator = evaluators.computeIfAbsent(file.specId(), id -> {
+      try {
+        return new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(filter));
+      } catch (RuntimeException e) {
+        return null;
+      }
+    });
+    return evaluator == null || evaluator.eval(file.partition());
+  }
+
+  /** A spec id and partition tuple, compared by value. */
+  private record PartitionKey(int specId, PartitionData partition) {
+  }
+
+  private static PartitionKey partitionKey(DataFile file) {
+    return new PartitionKey(file.specId(), file.partition());
+  }
+}
