@@ -85,8 +85,11 @@ def _assert_reads(
         assert spark.sql(f"SELECT count(*) FROM {floe_name}").collect()[0][0] == len(model)
 
 
-def _rounds(spark: SparkSession, iceberg_name: str, floe_name: str, model: Rows) -> None:
-    """DELETE, UPDATE, MERGE and another DELETE through Iceberg; Floe reads each result."""
+def _rounds(
+    spark: SparkSession, iceberg_name: str, floe_name: str, model: Rows, location: str
+) -> None:
+    """DELETE, UPDATE, MERGE and another DELETE through Iceberg; Floe reads each result, and so
+    does floe.inspect (pure Python, applying the same deletes independently)."""
     spark.sql(f"DELETE FROM {iceberg_name} WHERE id % 10 = 3")
     model = {i: v for i, v in model.items() if i % 10 != 3}
     _assert_reads(spark, iceberg_name, floe_name, model)
@@ -115,6 +118,11 @@ def _rounds(spark: SparkSession, iceberg_name: str, floe_name: str, model: Rows)
     spark.sql(f"DELETE FROM {iceberg_name} WHERE id % 10 = 7 OR id BETWEEN 100 AND 160")
     model = {i: v for i, v in model.items() if i % 10 != 7 and not 100 <= i <= 160}
     _assert_reads(spark, iceberg_name, floe_name, model, queries=True)
+    arrow = inspect.read_table(location)
+    columns = [arrow.column(c).to_pylist() for c in ("id", "data", "p")]
+    assert sorted(zip(*columns, strict=True), key=repr) == sorted(
+        ((i, d, p) for i, (d, p) in model.items()), key=repr
+    )
 
 
 def _delete_files(location: str) -> list[dict[str, Any]]:
@@ -150,7 +158,7 @@ def test_floe_reads_iceberg_v2_position_deletes(
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
     location = _location(warehouse, namespace, "t")
     model = _create(spark, iceberg_name, 2, partitioned, MERGE_ON_READ)
-    _rounds(spark, iceberg_name, floe_name, model)
+    _rounds(spark, iceberg_name, floe_name, model, location)
 
     deletes = _delete_files(location)
     assert deletes and all(f["content"] == 1 and f["file_format"] == "PARQUET" for f in deletes), (
@@ -175,7 +183,7 @@ def test_floe_reads_iceberg_partition_scoped_position_deletes(
     location = _location(warehouse, namespace, "t")
     properties = {**MERGE_ON_READ, "write.delete.granularity": "partition"}
     model = _create(spark, iceberg_name, 2, True, properties)
-    _rounds(spark, iceberg_name, floe_name, model)
+    _rounds(spark, iceberg_name, floe_name, model, location)
 
     shared = [f for f in _delete_files(location) if _referenced_data_file(f) is None]
     assert shared, "partition granularity writes delete files that reference several data files"
@@ -193,7 +201,7 @@ def test_floe_reads_iceberg_v3_deletion_vectors(
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
     location = _location(warehouse, namespace, "t")
     model = _create(spark, iceberg_name, 3, partitioned, MERGE_ON_READ)
-    _rounds(spark, iceberg_name, floe_name, model)
+    _rounds(spark, iceberg_name, floe_name, model, location)
 
     dvs = _delete_files(location)
     assert dvs and all(f["content"] == 1 and f["file_format"] == "PUFFIN" for f in dvs)
@@ -221,7 +229,7 @@ def test_floe_reads_iceberg_copy_on_write_changes(
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
     location = _location(warehouse, namespace, "t")
     model = _create(spark, iceberg_name, version, True, COPY_ON_WRITE)
-    _rounds(spark, iceberg_name, floe_name, model)
+    _rounds(spark, iceberg_name, floe_name, model, location)
     assert _delete_files(location) == []
     _assert_pyiceberg_reads(location, spark_rows(spark, floe_name))
 

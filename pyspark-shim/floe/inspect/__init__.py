@@ -4,6 +4,7 @@ Locations may be plain local paths, ``file:/...`` or ``file:///...`` URIs.
 """
 
 from floe.inspect.data import arrow_schema, read_table
+from floe.inspect.deletes import read_deletion_vector, read_position_deletes
 from floe.inspect.files import table_files
 from floe.inspect.manifests import read_avro, read_manifest, read_manifest_list
 from floe.inspect.metadata import find_snapshot, load_table_metadata, metadata_file
@@ -15,8 +16,10 @@ __all__ = [
     "load_table_metadata",
     "metadata_file",
     "read_avro",
+    "read_deletion_vector",
     "read_manifest",
     "read_manifest_list",
+    "read_position_deletes",
     "read_puffin",
     "read_puffin_blob",
     "read_table",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from floe.errors import FloeError
 from floe.inspect._paths import local_path
+from floe.inspect.deletes import DeleteIndex, apply_equality_deletes
 from floe.inspect.files import table_files
 from floe.inspect.metadata import find_snapshot, load_table_metadata
 
@@ -22,8 +23,9 @@ def read_table(table_location: str, snapshot_id: int | None = None) -> pa.Table:
     """Return the rows of a snapshot (the current one by default) as one pyarrow Table.
 
     Columns follow the table's current schema, matched to data-file columns by field id (by name
-    when a file has no field ids); columns a file lacks are null. Delete files are not applied
-    yet, so a snapshot that has any raises FloeError.
+    when a file has no field ids); columns a file lacks are null. Position deletes, deletion
+    vectors and equality deletes are applied by the spec's sequence-number rules (see
+    ``floe.inspect.deletes``).
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -34,19 +36,27 @@ def read_table(table_location: str, snapshot_id: int | None = None) -> pa.Table:
     if snapshot is None:
         return schema.empty_table()
     files = table_files(table_location, snapshot["snapshot-id"])
-    deletes = [f for f in files if f["content"] != 0]
-    if deletes:
-        raise FloeError(
-            f"Cannot read snapshot {snapshot['snapshot-id']} of {table_location}: it has "
-            f"{len(deletes)} delete file(s) and floe.inspect does not apply deletes yet"
-        )
+    data_files = [f for f in files if f["content"] == 0]
+    unpartitioned = {
+        int(spec["spec-id"])
+        for spec in metadata.get("partition-specs", [])
+        if not spec.get("fields")
+    }
+    deletes = DeleteIndex([f for f in files if f["content"] != 0], unpartitioned)
     tables = []
-    for data_file in files:
+    for data_file in data_files:
         fmt = str(data_file["file_format"]).upper()
         if fmt != "PARQUET":
             raise FloeError(f"Unsupported data file format {fmt}: {data_file['file_path']}")
         path = local_path(data_file["file_path"])
-        tables.append(_project(pq.ParquetFile(path).read(), schema, str(path)))
+        table = _project(pq.ParquetFile(path).read(), schema, str(path))
+        deleted = deletes.deleted_positions(data_file)
+        if deleted:
+            table = table.filter([i not in deleted for i in range(table.num_rows)])
+        equality = deletes.equality_deletes(data_file)
+        if equality:
+            table = apply_equality_deletes(table, equality, schema)
+        tables.append(table)
     if not tables:
         return schema.empty_table()
     return pa.concat_tables(tables)
