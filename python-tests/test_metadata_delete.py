@@ -2,17 +2,15 @@
 
 ``DELETE FROM t WHERE ...`` whose condition selects whole data files (whole identity or transform
 partitions, or nothing at all) drops those files from metadata in one ``delete`` snapshot without
-rewriting anything; a condition that would need row-level changes is a clear error naming
-row-level DELETE and commits nothing. pyiceberg (and the Iceberg runtime, when available) read the
-same rows afterwards.
+rewriting anything; a condition that would need row-level changes is planned as a row-level
+DELETE instead (see test_row_level_*.py). pyiceberg (and the Iceberg runtime, when available)
+read the same rows afterwards.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import pytest
 
 import floe
 import floe.inspect as inspect
@@ -44,6 +42,13 @@ def _pyiceberg_rows(location: str, columns: tuple[str, ...]) -> list[tuple[Any, 
 
     table = StaticTable.from_metadata(location).scan(selected_fields=columns).to_arrow()
     return sorted(zip(*(table.column(c).to_pylist() for c in columns), strict=True))
+
+
+def _plans_row_level(spark: SparkSession, delete: str) -> bool:
+    """Whether Spark plans ``delete`` as a row-level operation rather than a metadata-only one."""
+    plan = str(spark.sql(f"EXPLAIN {delete}").collect()[0][0])
+    assert ("ReplaceData" in plan or "WriteDelta" in plan) != ("DeleteFromTable" in plan), plan
+    return "DeleteFromTable" not in plan
 
 
 def _identity_table(spark: SparkSession, name: str) -> None:
@@ -101,13 +106,10 @@ def test_delete_day_partition(spark: SparkSession, namespace: str, warehouse: Pa
     )
     assert sorted(r[0] for r in _pyiceberg_rows(location, ("id",))) == [3, 4]
 
-    # a range inside one day needs row-level changes: clear error, nothing committed
-    snapshots = _snapshot_count(location)
-    with pytest.raises(Exception, match="row-level DELETE") as err:
-        spark.sql(f"DELETE FROM {name} WHERE ts < TIMESTAMP '2024-01-03 13:00:00'")
-    assert "copy-on-write" in str(err.value)
-    assert _snapshot_count(location) == snapshots
-    assert [r[0] for r in _rows(spark, f"SELECT id FROM {name}")] == [3, 4]
+    # a range inside one day needs row-level changes: not metadata-only
+    delete = f"DELETE FROM {name} WHERE ts < TIMESTAMP"
+    assert _plans_row_level(spark, f"{delete} '2024-01-03 13:00:00'")
+    assert not _plans_row_level(spark, f"{delete} '2024-01-03 06:00:00'")
 
     # day 2024-01-02 matches entirely; day 2024-01-03's bounds (from 12:00) prove it keeps all
     spark.sql(f"DELETE FROM {name} WHERE ts < TIMESTAMP '2024-01-03 06:00:00'")
@@ -143,7 +145,7 @@ def test_delete_where_true_and_no_match(
     assert _pyiceberg_rows(location, ("id", "cat")) == []
 
 
-def test_row_level_delete_is_a_clear_error(
+def test_row_level_delete_is_not_metadata_only(
     spark: SparkSession, namespace: str, warehouse: Path
 ) -> None:
     name = f"floe.{namespace}.t"
@@ -151,10 +153,8 @@ def test_row_level_delete_is_a_clear_error(
     _identity_table(spark, name)
     snapshots = _snapshot_count(location)
     for condition in ("id = 3", "cat = 'a' AND id = 1", "NOT (cat = 'a')", "cat = 'a' OR id = 3"):
-        with pytest.raises(Exception, match="row-level DELETE") as err:
-            spark.sql(f"DELETE FROM {name} WHERE {condition}")
-        assert "not supported" in str(err.value)
-        assert name.split(".", 1)[1] in str(err.value)
+        assert _plans_row_level(spark, f"DELETE FROM {name} WHERE {condition}")
+    assert not _plans_row_level(spark, f"DELETE FROM {name} WHERE cat = 'a'")
     assert _snapshot_count(location) == snapshots
     assert len(_rows(spark, f"SELECT * FROM {name}")) == 7
 

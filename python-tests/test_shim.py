@@ -297,13 +297,15 @@ def test_read_table_without_snapshots_is_empty(table: dict[str, Any]) -> None:
     assert inspect.table_files(table["location"]) == []
 
 
-def test_read_table_refuses_snapshots_with_deletes(
+def test_read_table_names_an_invalid_delete_file(
     table: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A data file listed as a position delete file has no file_path/pos columns: the error says
+    which file is wrong rather than returning rows with or without the deletes."""
     files = inspect.table_files(table["location"])
-    with_delete = [*files, {**files[0], "content": 1}]
+    with_delete = [*files, {**files[0], "content": 1, "referenced_data_file": None}]
     monkeypatch.setattr(inspect.data, "table_files", lambda *_: with_delete)
-    with pytest.raises(floe.FloeError, match="1 delete file"):
+    with pytest.raises(floe.FloeError, match="Invalid position delete file .*no file_path and pos"):
         inspect.read_table(table["location"])
 
 

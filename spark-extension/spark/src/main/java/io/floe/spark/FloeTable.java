@@ -7,6 +7,7 @@ import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.types.Schema;
 import io.floe.spark.source.FloeScanBuilder;
+import io.floe.spark.write.FloeRowLevelOperationBuilder;
 import io.floe.spark.write.FloeWriteBuilder;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.expr.Evaluator;
@@ -43,12 +44,15 @@ import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /** A Floe table as Spark sees it: at its current snapshot, or pinned to one for time travel. */
-public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsMetadataColumns {
+public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsRowLevelOperations,
+    SupportsMetadataColumns {
   private static final Set<TableCapability> CAPABILITIES = Set.of(
       TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
       TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
@@ -173,28 +177,28 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     return new FloeTable(catalog, ops, metadata.snapshot(found));
   }
 
+  // ---- row-level operations ----------------------------------------------------------------------
+
+  /**
+   * DELETE (when not metadata-only), UPDATE and MERGE: copy-on-write or merge-on-read per the
+   * table's {@code write.<command>.mode} (see {@link FloeRowLevelOperationBuilder}).
+   */
+  @Override
+  public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+    return new FloeRowLevelOperationBuilder(this, info);
+  }
+
   // ---- metadata-only DELETE ----------------------------------------------------------------------
 
   /**
    * True when every live file either certainly holds only matching rows (its partition satisfies the
    * strict projection of the condition) or certainly holds none (inclusive projection of the
-   * partition, or column bounds); such a DELETE only drops files from metadata. Anything else would
-   * need a row-level DELETE, which this version of Floe cannot do: that is a clear error here.
+   * partition, or column bounds); such a DELETE only drops files from metadata. Otherwise false:
+   * Spark then runs the DELETE as a row-level operation ({@link #newRowLevelOperationBuilder}).
    */
   @Override
   public boolean canDeleteWhere(Predicate[] predicates) {
-    String reason = wholeFileDeleteProblem(predicates);
-    if (reason == null) {
-      return true;
-    }
-    if (this instanceof SupportsRowLevelOperations) {
-      return false; // Spark rewrites the DELETE as a row-level operation
-    }
-    throw new UnsupportedOperationException("Cannot DELETE FROM " + name() + " WHERE "
-        + Arrays.stream(predicates).map(Predicate::describe).collect(Collectors.joining(" AND ")) + ": " + reason
-        + ". This version of Floe only deletes whole data files (a condition on partition columns that selects "
-        + "whole partitions, or one that column bounds prove matches every row of each affected file); "
-        + "row-level DELETE (copy-on-write / merge-on-read) is not supported yet");
+    return wholeFileDeleteProblem(predicates) == null;
   }
 
   /** Why the DELETE cannot drop whole files, or null when it can. */
@@ -278,8 +282,9 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   public void deleteWhere(Predicate[] predicates) {
     String reason = wholeFileDeleteProblem(predicates);
     if (reason != null) {
-      throw new UnsupportedOperationException("Cannot DELETE FROM " + name() + ": " + reason
-          + "; row-level DELETE (copy-on-write / merge-on-read) is not supported by this version of Floe yet");
+      throw new IllegalArgumentException("Cannot DELETE FROM " + name() + " WHERE "
+          + Arrays.stream(predicates).map(Predicate::describe).collect(Collectors.joining(" AND "))
+          + " by dropping whole data files: " + reason);
     }
     Expression filter = deleteFilter(predicates);
     if (matchingFiles(filter).isEmpty()) {

@@ -18,6 +18,7 @@ import io.floe.spark.SparkSchemas;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.metric.CustomMetric;
@@ -53,17 +55,19 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   private final Expression filter;
   private final Predicate[] pushed;
   private final CaseInsensitiveStringMap options;
+  private final boolean fileFiltering;
   private ScanPlan plan = null;
   private final List<Predicate> runtimeFilters = new ArrayList<>();
   private int runtimeSkippedFiles = 0;
 
   FloeScan(FloeTable table, StructType requested, Expression filter, Predicate[] pushed,
-      CaseInsensitiveStringMap options) {
+      CaseInsensitiveStringMap options, boolean fileFiltering) {
     this.table = table;
     this.requested = requested;
     this.filter = filter;
     this.pushed = pushed;
     this.options = options;
+    this.fileFiltering = fileFiltering;
   }
 
   @Override
@@ -81,6 +85,21 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   @Override
   public Batch toBatch() {
     return this;
+  }
+
+  /** The snapshot this scan reads, or null when the table has no snapshot (empty table). */
+  public Long snapshotId() {
+    return table.snapshot() == null ? null : table.snapshot().snapshotId();
+  }
+
+  /** The filter pushed into this scan, unbound, on table column names (alwaysTrue when none). */
+  public Expression filterExpression() {
+    return filter;
+  }
+
+  /** The planned files, after runtime filters. */
+  public List<FileScanTask> tasks() {
+    return plan().tasks();
   }
 
   /** The planned files and pruning counts (public for tests and EXPLAIN-like tooling). */
@@ -102,16 +121,27 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
         + "]";
   }
 
-  /** The top-level columns that some partition field of the table (any spec) is derived from. */
+  /**
+   * The top-level columns that some partition field of the table (any spec) is derived from, among
+   * those the scan reads (Spark resolves them against its output). For the scan of a row-level
+   * operation, {@code _file} instead: Spark then finds the files that hold a matching row and
+   * {@link #filter} keeps only those (see Spark's RowLevelOperationRuntimeGroupFiltering).
+   */
   @Override
   public NamedReference[] filterAttributes() {
+    if (fileFiltering) {
+      return new NamedReference[] {
+          org.apache.spark.sql.connector.expressions.Expressions.column(FloeParquetReader.FILE_COLUMN)};
+    }
     Schema schema = table.readSchema();
+    Set<String> projected = Set.of(requested.fieldNames());
     Set<String> names = new LinkedHashSet<>();
     for (PartitionSpec spec : table.metadata().specs()) {
       for (PartitionField f : spec.fields()) {
         Types.NestedField top = schema.asStruct().fields().stream()
             .filter(field -> field.fieldId() == f.sourceId()).findFirst().orElse(null);
-        if (top != null && !f.transform().isVoid()) {
+        // Spark resolves these against the scan's output: only columns the scan reads can be filtered on
+        if (top != null && !f.transform().isVoid() && projected.contains(top.name())) {
           names.add(top.name());
         }
       }
@@ -122,25 +152,39 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   }
 
   /**
-   * Drops planned files that cannot hold rows matching {@code predicates}: partition values through
+   * Drops planned files that cannot hold rows matching {@code predicates}: for a row-level
+   * operation's scan, files not named by {@code _file IN (...)}; then partition values through
    * each spec's inclusive projection, then column bounds. Predicates that cannot be converted are
    * ignored (Spark still applies them to the rows).
    */
   @Override
   public synchronized void filter(Predicate[] predicates) {
     Expression expr = Expressions.alwaysTrue();
+    Set<String> files = null;
     for (Predicate p : predicates) {
+      Set<String> named = fileFiltering ? filePaths(p) : null;
+      if (named != null) {
+        if (files != null) {
+          named.retainAll(files);
+        }
+        files = named;
+        runtimeFilters.add(p);
+        continue;
+      }
       Expression converted = SparkFilters.convert(p);
       if (converted != null) {
         expr = Expressions.and(expr, converted);
         runtimeFilters.add(p);
       }
     }
+    if (files != null) {
+      Set<String> named = files;
+      keepOnly(task -> named.contains(task.file().path()));
+    }
     if (expr.op() == Expression.Operation.TRUE) {
       return;
     }
     Expression runtimeFilter = expr;
-    ScanPlan planned = plan();
     Schema schema = table.readSchema();
     InclusiveMetricsEvaluator metrics;
     try {
@@ -149,12 +193,42 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
       return; // a filter the schema cannot bind prunes nothing
     }
     Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
-    List<FileScanTask> kept = new ArrayList<>();
-    for (FileScanTask task : planned.tasks()) {
+    keepOnly(task -> {
       Evaluator partitions = partitionEvaluators.computeIfAbsent(task.spec().specId(),
           id -> partitionEvaluator(task.spec(), runtimeFilter));
-      boolean mayMatch = (partitions == null || partitions.eval(task.file().partition())) && metrics.eval(task.file());
-      if (mayMatch) {
+      return (partitions == null || partitions.eval(task.file().partition())) && metrics.eval(task.file());
+    });
+  }
+
+  /**
+   * The file paths a runtime predicate {@code _file IN (...)} or {@code _file = ...} keeps, or null
+   * when it is not such a predicate.
+   */
+  private static Set<String> filePaths(Predicate p) {
+    org.apache.spark.sql.connector.expressions.Expression[] args = p.children();
+    if (!("IN".equals(p.name()) || "=".equals(p.name())) || args.length == 0
+        || !(args[0] instanceof NamedReference ref) || ref.fieldNames().length != 1
+        || !FloeParquetReader.FILE_COLUMN.equals(ref.fieldNames()[0])) {
+      return null;
+    }
+    Set<String> paths = new HashSet<>();
+    for (int i = 1; i < args.length; i++) {
+      if (!(args[i] instanceof Literal<?> literal)) {
+        return null;
+      }
+      if (literal.value() != null) {
+        paths.add(literal.value().toString());
+      }
+    }
+    return paths;
+  }
+
+  /** Drops the planned files {@code keep} rejects, counting them as skipped by runtime filtering. */
+  private void keepOnly(java.util.function.Predicate<FileScanTask> keep) {
+    ScanPlan planned = plan();
+    List<FileScanTask> kept = new ArrayList<>();
+    for (FileScanTask task : planned.tasks()) {
+      if (keep.test(task)) {
         kept.add(task);
       }
     }

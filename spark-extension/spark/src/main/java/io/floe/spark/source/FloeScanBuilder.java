@@ -6,6 +6,7 @@ import io.floe.format.expr.Expressions;
 import io.floe.spark.FloeTable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -26,11 +27,28 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
   private StructType requested;
   private Predicate[] pushed = new Predicate[0];
   private Expression filter = Expressions.alwaysTrue();
+  private final Consumer<FloeScan> onBuild;
 
   public FloeScanBuilder(FloeTable table, CaseInsensitiveStringMap options) {
+    this(table, options, null);
+  }
+
+  private FloeScanBuilder(FloeTable table, CaseInsensitiveStringMap options, Consumer<FloeScan> onBuild) {
     this.table = table;
     this.options = options;
     this.requested = table.schema();
+    this.onBuild = onBuild;
+  }
+
+  /**
+   * The scan of a row-level operation (copy-on-write, merge-on-read): it plans the files that may
+   * hold rows matching the operation's condition, and Spark's runtime group filter on {@code _file}
+   * then keeps only the files that really hold one. Filters only prune files, never rows: the
+   * operation gets every row of every file it rewrites. {@code onBuild} receives each built scan.
+   */
+  public static FloeScanBuilder forRowLevelOperation(FloeTable table, CaseInsensitiveStringMap options,
+      Consumer<FloeScan> onBuild) {
+    return new FloeScanBuilder(table, options, onBuild);
   }
 
   @Override
@@ -76,6 +94,10 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
 
   @Override
   public Scan build() {
-    return new FloeScan(table, requested, filter, pushed, options);
+    FloeScan scan = new FloeScan(table, requested, filter, pushed, options, onBuild != null);
+    if (onBuild != null) {
+      onBuild.accept(scan);
+    }
+    return scan;
   }
 }

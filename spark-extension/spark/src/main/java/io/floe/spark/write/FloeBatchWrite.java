@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -28,10 +29,12 @@ import org.apache.spark.util.SerializableConfiguration;
 /**
  * The driver side of a write: hands out writer factories, then commits all tasks' files as one
  * snapshot. On a known commit failure the written data files are deleted; when the outcome is
- * unknown, nothing is deleted.
+ * unknown, nothing is deleted. Subclasses (copy-on-write) choose the snapshot to commit through
+ * {@link #newProducer} and the writer through {@link #fanout}.
  */
-final class FloeBatchWrite implements BatchWrite {
-  enum Mode { APPEND, OVERWRITE_BY_FILTER, OVERWRITE_DYNAMIC, TRUNCATE }
+class FloeBatchWrite implements BatchWrite {
+  /** What the write replaces; {@code ROW_LEVEL}: the files a subclass names in {@link #newProducer}. */
+  enum Mode { APPEND, OVERWRITE_BY_FILTER, OVERWRITE_DYNAMIC, TRUNCATE, ROW_LEVEL }
 
   private final WriteTarget target;
   private final TableMetadata base;
@@ -40,6 +43,7 @@ final class FloeBatchWrite implements BatchWrite {
   private final Expression overwriteFilter;
   private final SerializableConfiguration conf;
   private final String operationId = UUID.randomUUID().toString();
+  private volatile boolean commitStateUnknown = false;
 
   /** Where a write's files go and how they are committed: to a table, or into a staged CTAS/RTAS. */
   interface WriteTarget {
@@ -77,17 +81,32 @@ final class FloeBatchWrite implements BatchWrite {
     return dataLocation + "/_floe-writing-" + operationId;
   }
 
+  /** Creates the marker of {@link #writeMarker}; before any task of the write starts. */
+  static void createWriteMarker(String dataLocation, String operationId, Configuration conf, String tableName) {
+    Path marker = new Path(writeMarker(dataLocation, operationId));
+    try {
+      marker.getFileSystem(conf).create(marker, true).close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write to table " + tableName + ": cannot create " + marker, e);
+    }
+  }
+
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     Schema schema = base.schema();
     PartitionSpec spec = base.spec();
-    Path marker = new Path(writeMarker(dataLocation(base), operationId));
-    try {
-      marker.getFileSystem(conf.value()).create(marker, true).close();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write to table " + target.name() + ": cannot create " + marker, e);
-    }
-    return new FloeDataWriterFactory(schema, spec, rowType, dataLocation(base), conf, base.properties(), operationId);
+    createWriteMarker(dataLocation(base), operationId, conf.value(), target.name());
+    return new FloeDataWriterFactory(schema, spec, rowType, dataLocation(base), conf, base.properties(), operationId,
+        fanout());
+  }
+
+  /** Whether tasks use the fanout writer (rows in any partition order) rather than the clustered one. */
+  protected boolean fanout() {
+    return false;
+  }
+
+  protected WriteTarget target() {
+    return target;
   }
 
   @Override
@@ -97,46 +116,49 @@ final class FloeBatchWrite implements BatchWrite {
 
   @Override
   public void commit(WriterCommitMessage[] messages) {
-    deleteFiles(List.of(writeMarker(dataLocation(base), operationId))); // every task has finished
+    deleteFiles(List.of(writeMarker(dataLocation(base), operationId)), conf.value()); // every task has finished
     List<DataFile> files = collect(messages);
-    SnapshotProducer producer;
-    switch (mode) {
-      case APPEND:
-      {
-        AppendFiles append = target.newAppend();
-        files.forEach(append::appendFile);
-        producer = append;
-        break;
-      }
-      case OVERWRITE_DYNAMIC: {
-        OverwriteFiles overwrite = target.newOverwrite().replaceAddedPartitions();
-        files.forEach(overwrite::addFile);
-        producer = overwrite;
-        break;
-      }
-      case OVERWRITE_BY_FILTER: {
-        OverwriteFiles overwrite = target.newOverwrite().overwriteByRowFilter(overwriteFilter);
-        files.forEach(overwrite::addFile);
-        producer = overwrite;
-        break;
-      }
-      case TRUNCATE: {
-        OverwriteFiles overwrite = target.newOverwrite().replaceAll();
-        files.forEach(overwrite::addFile);
-        producer = overwrite;
-        break;
-      }
-      default:
-        throw new IllegalStateException("Unknown write mode " + mode);
+    SnapshotProducer producer = newProducer(files);
+    if (producer == null) {
+      return; // nothing changes: no snapshot
     }
     producer.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
     try {
       target.commit(producer, base);
     } catch (CommitStateUnknownException e) {
+      commitStateUnknown = true; // Spark calls abort() next: it must not delete files the table may now hold
       throw e;
     } catch (RuntimeException e) {
-      deleteFiles(files.stream().map(DataFile::path).toList());
+      deleteFiles(files.stream().map(DataFile::path).toList(), conf.value());
       throw e;
+    }
+  }
+
+  /** The snapshot that adds {@code files} (the tasks' files), or null when the write changes nothing. */
+  protected SnapshotProducer newProducer(List<DataFile> files) {
+    switch (mode) {
+      case APPEND: {
+        AppendFiles append = target.newAppend();
+        files.forEach(append::appendFile);
+        return append;
+      }
+      case OVERWRITE_DYNAMIC: {
+        OverwriteFiles overwrite = target.newOverwrite().replaceAddedPartitions();
+        files.forEach(overwrite::addFile);
+        return overwrite;
+      }
+      case OVERWRITE_BY_FILTER: {
+        OverwriteFiles overwrite = target.newOverwrite().overwriteByRowFilter(overwriteFilter);
+        files.forEach(overwrite::addFile);
+        return overwrite;
+      }
+      case TRUNCATE: {
+        OverwriteFiles overwrite = target.newOverwrite().replaceAll();
+        files.forEach(overwrite::addFile);
+        return overwrite;
+      }
+      default:
+        throw new IllegalStateException("Unknown write mode " + mode);
     }
   }
 
@@ -156,23 +178,26 @@ final class FloeBatchWrite implements BatchWrite {
   @Override
   public void abort(WriterCommitMessage[] messages) {
     // Tasks of the failed job may still be running; first make late ones clean up after themselves.
-    deleteFiles(List.of(writeMarker(dataLocation(base), operationId)));
+    deleteFiles(List.of(writeMarker(dataLocation(base), operationId)), conf.value());
+    if (commitStateUnknown) {
+      return; // the commit may have succeeded: its files may be in the table
+    }
     List<String> paths = new ArrayList<>();
     for (WriterCommitMessage message : messages) {
       if (message instanceof FloeCommitMessage) {
         ((FloeCommitMessage) message).files().forEach(f -> paths.add(f.path()));
       }
     }
-    deleteFiles(paths);
-    deleteFiles(filesOfThisWrite());
+    deleteFiles(paths, conf.value());
+    deleteFiles(filesOfWrite(dataLocation(base), operationId, conf.value()), conf.value());
   }
 
-  /** The files under the data location named by this write's operation id (see FloeDataWriter). */
-  private List<String> filesOfThisWrite() {
+  /** The files under {@code dataLocation} named by the write's operation id (see FloeDataWriter). */
+  static List<String> filesOfWrite(String dataLocation, String operationId, Configuration conf) {
     List<String> found = new ArrayList<>();
     try {
-      Path root = new Path(dataLocation(base));
-      RemoteIterator<LocatedFileStatus> files = root.getFileSystem(conf.value()).listFiles(root, true);
+      Path root = new Path(dataLocation);
+      RemoteIterator<LocatedFileStatus> files = root.getFileSystem(conf).listFiles(root, true);
       while (files.hasNext()) {
         Path file = files.next().getPath();
         if (file.getName().contains("-" + operationId + "-")) {
@@ -185,11 +210,12 @@ final class FloeBatchWrite implements BatchWrite {
     return found;
   }
 
-  private void deleteFiles(List<String> paths) {
+  /** Deletes files, best effort. */
+  static void deleteFiles(List<String> paths, Configuration conf) {
     for (String p : paths) {
       try {
         Path path = new Path(p);
-        path.getFileSystem(conf.value()).delete(path, false);
+        path.getFileSystem(conf).delete(path, false);
       } catch (IOException | RuntimeException ignored) {
         // best effort: the files are unreferenced
       }

@@ -6,6 +6,7 @@ import io.floe.format.types.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -17,8 +18,11 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Writes one task's rows into Parquet files: one open file at a time, a new file when the partition
- * changes (rows arrive clustered by partition) or the file reaches the target size.
+ * Writes one task's rows into Parquet files. The clustered writer (normal writes) keeps one open
+ * file at a time and starts a new one when the partition changes (rows arrive clustered by
+ * partition) or the file reaches the target size. The {@link #fanout fanout} writer keeps one open
+ * file per partition, so rows may arrive in any order (row-level operations, whose rows are not
+ * sorted by partition).
  */
 final class FloeDataWriter implements DataWriter<InternalRow> {
   private final Schema schema;
@@ -31,17 +35,38 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
   private final long targetFileSize;
   private final String fileNamePrefix;
   private final String operationId;
+  private final boolean fanout;
   private final List<WrittenFile> completed = new ArrayList<>();
   private final List<String> started = new ArrayList<>();
-  private FloeParquetWriter current = null;
-  private String currentPath = null;
-  private PartitionData currentPartition = null;
+  /** Open files by partition: at most one entry unless {@link #fanout}. */
+  private final Map<PartitionData, OpenFile> open = new HashMap<>();
+  /** The clustered writer's open file (also in {@link #open}). */
+  private OpenFile current = null;
   private int fileCount = 0;
   private static final int SIZE_CHECK_ROWS = 1000;
-  private int rowsSinceSizeCheck = 0;
+
+  /** A file being written, and the rows written since its size was last checked. */
+  private static final class OpenFile {
+    final FloeParquetWriter writer;
+    final String path;
+    final PartitionData partition;
+    int rowsSinceSizeCheck = 0;
+
+    OpenFile(FloeParquetWriter writer, String path, PartitionData partition) {
+      this.writer = writer;
+      this.path = path;
+      this.partition = partition;
+    }
+  }
 
   FloeDataWriter(Schema schema, StructType rowType, PartitionSpec spec, String dataLocation, Configuration conf,
       Map<String, String> properties, int partitionId, long taskId, String operationId) {
+    this(schema, rowType, spec, dataLocation, conf, properties, partitionId, taskId, operationId, false);
+  }
+
+  private FloeDataWriter(Schema schema, StructType rowType, PartitionSpec spec, String dataLocation,
+      Configuration conf, Map<String, String> properties, int partitionId, long taskId, String operationId,
+      boolean fanout) {
     this.schema = schema;
     this.rowType = rowType;
     this.spec = spec;
@@ -52,58 +77,89 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     this.targetFileSize = Long.parseLong(properties.getOrDefault("write.target-file-size-bytes", "536870912"));
     this.fileNamePrefix = String.format("%05d-%d-%s-", partitionId, taskId, operationId);
     this.operationId = operationId;
+    this.fanout = fanout;
+  }
+
+  /**
+   * A writer that keeps one open file per partition, so rows need not arrive clustered by
+   * partition. Each open file buffers a row group in memory: use it where a task's rows span few
+   * partitions or cannot be sorted cheaply. Same files, names and marker protocol as the clustered
+   * writer.
+   */
+  static FloeDataWriter fanout(Schema schema, StructType rowType, PartitionSpec spec, String dataLocation,
+      Configuration conf, Map<String, String> properties, int partitionId, long taskId, String operationId) {
+    return new FloeDataWriter(schema, rowType, spec, dataLocation, conf, properties, partitionId, taskId,
+        operationId, true);
   }
 
   @Override
   public void write(InternalRow row) throws IOException {
     PartitionData partition = keys.isUnpartitioned() ? PartitionData.empty() : PartitionData.wrap(keys.partition(row));
-    if (current != null && (!partition.equals(currentPartition) || reachedTargetSize())) {
-      closeCurrent();
+    OpenFile file;
+    if (fanout) {
+      file = open.get(partition);
+      if (file != null && reachedTargetSize(file)) {
+        closeFile(file);
+        file = null;
+      }
+    } else {
+      file = current;
+      if (file != null && (!partition.equals(file.partition) || reachedTargetSize(file))) {
+        closeFile(file);
+        file = null;
+      }
     }
-    if (current == null) {
-      open(partition);
+    if (file == null) {
+      file = open(partition);
     }
-    current.write(row);
+    file.writer.write(row);
   }
 
   /** The buffered size costs a pass over every column, so it is checked once per {@value #SIZE_CHECK_ROWS} rows. */
-  private boolean reachedTargetSize() {
-    rowsSinceSizeCheck += 1;
-    if (rowsSinceSizeCheck < SIZE_CHECK_ROWS) {
+  private boolean reachedTargetSize(OpenFile file) {
+    file.rowsSinceSizeCheck += 1;
+    if (file.rowsSinceSizeCheck < SIZE_CHECK_ROWS) {
       return false;
     }
-    rowsSinceSizeCheck = 0;
-    return current.length() >= targetFileSize;
+    file.rowsSinceSizeCheck = 0;
+    return file.writer.length() >= targetFileSize;
   }
 
-  private void open(PartitionData partition) {
+  private OpenFile open(PartitionData partition) {
     fileCount += 1;
     String dir = keys.isUnpartitioned() ? dataLocation : dataLocation + "/" + spec.partitionToPath(partition.toArray());
-    currentPath = dir + "/" + fileNamePrefix + String.format("%05d", fileCount) + ".parquet";
-    started.add(currentPath);
-    current = new FloeParquetWriter(schema, rowType, currentPath, conf, properties);
-    rowsSinceSizeCheck = 0;
-    currentPartition = partition;
+    String path = dir + "/" + fileNamePrefix + String.format("%05d", fileCount) + ".parquet";
+    started.add(path);
+    OpenFile file = new OpenFile(new FloeParquetWriter(schema, rowType, path, conf, properties), path, partition);
+    open.put(partition, file);
+    current = file;
+    return file;
   }
 
-  private void closeCurrent() throws IOException {
-    current.close();
-    long size = current.length();
-    if (current.metrics().recordCount() > 0) {
-      completed.add(WrittenFile.of(currentPath, size, spec.specId(), currentPartition.toArray(), current.metrics(),
-          current.splitOffsets()));
-    } else {
-      deleteQuietly(currentPath);
+  private void closeFile(OpenFile file) throws IOException {
+    open.remove(file.partition);
+    if (current == file) {
+      current = null;
     }
-    current = null;
-    currentPath = null;
+    file.writer.close();
+    long size = file.writer.length();
+    if (file.writer.metrics().recordCount() > 0) {
+      completed.add(WrittenFile.of(file.path, size, spec.specId(), file.partition.toArray(), file.writer.metrics(),
+          file.writer.splitOffsets()));
+    } else {
+      deleteQuietly(file.path);
+    }
+  }
+
+  private void closeAll() throws IOException {
+    for (OpenFile file : new ArrayList<>(open.values())) {
+      closeFile(file);
+    }
   }
 
   @Override
   public WriterCommitMessage commit() throws IOException {
-    if (current != null) {
-      closeCurrent();
-    }
+    closeAll();
     // A task that finishes after its job failed must not report files: the driver has given up on
     // the write and will never commit them. Throwing here makes Spark call abort(), which deletes them.
     TaskContext context = TaskContext.get();
@@ -120,13 +176,14 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void abort() {
-    try {
-      if (current != null) {
-        current.close();
+    for (OpenFile file : open.values()) {
+      try {
+        file.writer.close();
+      } catch (IOException | RuntimeException ignored) {
+        // the file is deleted below
       }
-    } catch (IOException | RuntimeException ignored) {
-      // the file is deleted below
     }
+    open.clear();
     current = null;
     started.forEach(this::deleteQuietly);
   }
@@ -142,7 +199,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void close() throws IOException {
-    if (current != null) {
+    if (!open.isEmpty()) {
       abort();
     }
   }

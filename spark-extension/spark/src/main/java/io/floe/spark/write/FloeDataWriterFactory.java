@@ -12,7 +12,10 @@ import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 
-/** Ships the table's schema, spec and write properties to executors (as JSON, since the models are not serializable). */
+/**
+ * Ships the table's schema, spec and write properties to executors (as JSON, since the models are not
+ * serializable); {@code fanout} picks the writer that takes rows in any partition order.
+ */
 final class FloeDataWriterFactory implements DataWriterFactory {
   private final String schemaJson;
   private final String specJson;
@@ -21,9 +24,10 @@ final class FloeDataWriterFactory implements DataWriterFactory {
   private final SerializableConfiguration conf;
   private final Map<String, String> properties;
   private final String operationId;
+  private final boolean fanout;
 
   FloeDataWriterFactory(Schema schema, PartitionSpec spec, StructType rowType, String dataLocation,
-      SerializableConfiguration conf, Map<String, String> properties, String operationId) {
+      SerializableConfiguration conf, Map<String, String> properties, String operationId, boolean fanout) {
     this.schemaJson = SchemaParser.toJson(schema);
     this.specJson = PartitionSpecParser.toJson(spec);
     this.rowType = rowType;
@@ -31,12 +35,17 @@ final class FloeDataWriterFactory implements DataWriterFactory {
     this.conf = conf;
     this.properties = Map.copyOf(properties);
     this.operationId = operationId;
+    this.fanout = fanout;
   }
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
     Schema schema = SchemaParser.fromJson(schemaJson);
     PartitionSpec spec = PartitionSpecParser.fromJson(schema, JsonUtil.parse(specJson));
+    if (fanout) {
+      return FloeDataWriter.fanout(schema, rowType, spec, dataLocation, conf.value(), properties, partitionId,
+          taskId, operationId);
+    }
     return new FloeDataWriter(schema, rowType, spec, dataLocation, conf.value(), properties, partitionId, taskId,
         operationId);
   }

@@ -58,7 +58,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * file size (see {@link #advisoryPartitionSizeInBytes}), so it neither splits a partition's rows
  * across tasks nor leaves many tiny ones.
  */
-final class FloeWrite implements Write, RequiresDistributionAndOrdering {
+class FloeWrite implements Write, RequiresDistributionAndOrdering {
   static final String DISTRIBUTION_MODE = "write.distribution-mode";
   static final String DISTRIBUTION_MODE_OPTION = "distribution-mode";
   static final String ADVISORY_PARTITION_SIZE = "write.spark.advisory-partition-size-bytes";
@@ -67,8 +67,8 @@ final class FloeWrite implements Write, RequiresDistributionAndOrdering {
   static final long DEFAULT_TARGET_FILE_SIZE = 512L * 1024 * 1024;
   private static final Pattern WITH_PARAM = Pattern.compile("(\\w+)\\[(\\d+)\\]");
 
-  private final FloeWriteTarget target;
-  private final LogicalWriteInfo info;
+  protected final FloeWriteTarget target;
+  protected final LogicalWriteInfo info;
   private final FloeBatchWrite.Mode mode;
   private final Expression overwriteFilter;
   private final Map<String, Boolean> resolvable = new HashMap<>();
@@ -126,7 +126,7 @@ final class FloeWrite implements Write, RequiresDistributionAndOrdering {
   }
 
   /** The table's sort order as Spark sort orders. */
-  private List<SortOrder> sortOrderExpressions() {
+  List<SortOrder> sortOrderExpressions() {
     TableMetadata metadata = target.metadata();
     List<SortOrder> out = new ArrayList<>();
     if (metadata.sortOrder() == null) {
