@@ -106,9 +106,12 @@ def test_delete_day_partition(spark: SparkSession, namespace: str, warehouse: Pa
     )
     assert sorted(r[0] for r in _pyiceberg_rows(location, ("id",))) == [3, 4]
 
-    # a range inside one day needs row-level changes: not metadata-only
+    # a range inside one day: day 2024-01-03's file (one row at 12:00) has bounds that prove
+    # every row matches before 13:00, so that is still metadata-only; a condition the bounds
+    # cannot decide needs a row-level change
     delete = f"DELETE FROM {name} WHERE ts < TIMESTAMP"
-    assert _plans_row_level(spark, f"{delete} '2024-01-03 13:00:00'")
+    assert not _plans_row_level(spark, f"{delete} '2024-01-03 13:00:00'")
+    assert _plans_row_level(spark, f"{delete} '2024-01-03 13:00:00' AND id % 2 = 0")
     assert not _plans_row_level(spark, f"{delete} '2024-01-03 06:00:00'")
 
     # day 2024-01-02 matches entirely; day 2024-01-03's bounds (from 12:00) prove it keeps all

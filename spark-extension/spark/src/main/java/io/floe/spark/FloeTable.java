@@ -198,6 +198,10 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
    */
   @Override
   public boolean canDeleteWhere(Predicate[] predicates) {
+    if (pinned != null) {
+      throw new UnsupportedOperationException("Cannot DELETE FROM " + name()
+          + ": the table is read at a past snapshot (time travel); row-level changes apply to the current snapshot");
+    }
     return wholeFileDeleteProblem(predicates) == null;
   }
 
@@ -211,7 +215,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
       return "the condition cannot be evaluated against partition values and column bounds";
     }
     for (FileScanTask task : matchingFiles(filter)) {
-      if (!strictlyMatches(task, filter)) {
+      if (!strictlyMatches(task, filter, metadata.schema())) {
         return "data file " + task.file().path() + " holds both rows that match and rows that do not";
       }
     }
@@ -263,11 +267,13 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
         .filter(filter).planFiles().tasks();
   }
 
-  private static boolean strictlyMatches(FileScanTask task, Expression filter) {
+  /** Whether every row of the file matches: by its partition values, or by its column bounds. */
+  private static boolean strictlyMatches(FileScanTask task, Expression filter, Schema schema) {
     PartitionSpec spec = task.spec();
     try {
       return new Evaluator(spec.partitionType(), Projections.strict(spec).project(filter))
-          .eval(task.file().partition());
+          .eval(task.file().partition())
+          || new io.floe.format.expr.StrictMetricsEvaluator(schema, filter).eval(task.file());
     } catch (RuntimeException e) {
       return false;
     }

@@ -4,6 +4,7 @@ import io.floe.format.expr.Evaluator;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.InclusiveMetricsEvaluator;
 import io.floe.format.expr.Projections;
+import io.floe.format.expr.StrictMetricsEvaluator;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.metadata.TableMetadata;
@@ -44,8 +45,8 @@ public final class OverwriteFiles extends SnapshotProducer {
   }
 
   /**
-   * Removes every live file whose partition guarantees all its rows match {@code filter}; a file that
-   * might hold both matching and non-matching rows fails the commit.
+   * Removes every live file whose partition or column bounds guarantee all its rows match
+   * {@code filter}; a file that might hold both matching and non-matching rows fails the commit.
    */
   public OverwriteFiles overwriteByRowFilter(Expression filter) {
     this.rowFilter = filter;
@@ -85,6 +86,18 @@ public final class OverwriteFiles extends SnapshotProducer {
     return metricsEvaluator;
   }
 
+  private StrictMetricsEvaluator strictEvaluator = null;
+  private Schema strictSchema = null;
+
+  /** Column bounds that prove every row of a file matches remove the whole file. */
+  private StrictMetricsEvaluator strictMetrics(TableMetadata base) {
+    if (strictEvaluator == null || strictSchema != base.schema()) {
+      strictSchema = base.schema();
+      strictEvaluator = new StrictMetricsEvaluator(strictSchema, rowFilter);
+    }
+    return strictEvaluator;
+  }
+
   @Override
   protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
     Set<String> remove = new LinkedHashSet<>(explicitDeletes);
@@ -108,7 +121,7 @@ public final class OverwriteFiles extends SnapshotProducer {
             id -> new Evaluator(spec.partitionType(), Projections.strict(spec).project(rowFilter)));
         Evaluator some = inclusive.computeIfAbsent(f.specId(),
             id -> new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(rowFilter)));
-        if (all.eval(f.partition())) {
+        if (all.eval(f.partition()) || (some.eval(f.partition()) && strictMetrics(base).eval(f))) {
           remove.add(f.path());
         } else if (some.eval(f.partition()) && metrics(base).eval(f)) {
           throw new ValidationException("Cannot overwrite by filter " + rowFilter + " in table " + ops().tableName()

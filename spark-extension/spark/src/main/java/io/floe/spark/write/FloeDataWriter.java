@@ -168,7 +168,8 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     }
     Path marker = new Path(FloeBatchWrite.writeMarker(dataLocation, operationId));
     if (!marker.getFileSystem(conf).exists(marker)) {
-      throw new IOException("Write " + operationId + " was aborted (" + marker + " is gone): discarding "
+      throw new IOException("Write " + operationId + " to " + dataLocation + " was aborted: its marker " + marker
+          + " is gone (the write failed elsewhere, or the table was dropped meanwhile); discarding "
           + completed.size() + " files of this task");
     }
     return new FloeCommitMessage(List.copyOf(completed));
