@@ -5,8 +5,8 @@ deletes) and on partitioned and unpartitioned tables; copy-on-write tables too.
 
 Each round checks Floe's rows against Iceberg's own reader and against a model of the rows kept in
 Python; pyiceberg, a third reader, cross-checks the final state. Equality deletes (which Iceberg's
-Spark writers never produce) are committed through Iceberg's Java API: Floe refuses to read them,
-naming the file. Every test skips, saying why, when the Iceberg runtime jar is unavailable.
+Spark writers never produce) are covered by test_equality_deletes.py. Every test skips, saying
+why, when the Iceberg runtime jar is unavailable.
 """
 
 from __future__ import annotations
@@ -245,39 +245,6 @@ def test_floe_reads_older_snapshots_without_later_deletes(
     assert spark.sql(f"SELECT count(*) FROM {floe_name}").collect()[0][0] == len(model) - 10
     old = spark.sql(f"SELECT count(*) FROM {floe_name} VERSION AS OF {before}").collect()[0][0]
     assert old == len(model)
-
-
-def test_floe_refuses_equality_deletes_naming_the_file(
-    spark: SparkSession, iceberg: str, namespace: str, warehouse: Path
-) -> None:
-    """Iceberg's Spark writers never write equality deletes (Flink does); one committed through
-    Iceberg's Java API makes Floe fail with a message that names the delete file."""
-    floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
-    _create(spark, iceberg_name, 2, False, MERGE_ON_READ)
-    delete_path = local_path(location) / "data" / "eq-deletes-00001.parquet"
-    id_field = pa.field("id", pa.int64(), nullable=False, metadata={"PARQUET:field_id": "1"})
-    schema = pa.schema([id_field])
-    pq.write_table(pa.table({"id": [5, 6]}, schema=schema), delete_path)
-    jvm: Any = spark._jvm
-    jsc: Any = spark._jsc
-    table = jvm.org.apache.iceberg.hadoop.HadoopTables(jsc.hadoopConfiguration()).load(location)
-    delete = (
-        jvm.org.apache.iceberg.FileMetadata.deleteFileBuilder(table.spec())
-        .ofEqualityDeletes(
-            jvm.org.apache.iceberg.util.ArrayUtil.toIntArray(jvm.java.util.List.of(1))
-        )
-        .withPath(delete_path.as_uri())
-        .withFormat("PARQUET")
-        .withFileSizeInBytes(delete_path.stat().st_size)
-        .withRecordCount(2)
-        .build()
-    )
-    table.newRowDelta().addDeletes(delete).commit()
-    spark.sql(f"REFRESH TABLE {iceberg_name}")
-    assert spark.sql(f"SELECT count(*) FROM {iceberg_name}").collect()[0][0] == 900 - 2
-    with pytest.raises(Exception, match=r"equality delete file \S*eq-deletes-00001\.parquet"):
-        spark.sql(f"SELECT * FROM {floe_name}").collect()
 
 
 def test_floe_reads_position_deletes_without_field_ids_by_exact_path(

@@ -7,7 +7,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
+import org.roaringbitmap.BatchIterator;
 import org.roaringbitmap.InvalidRoaringFormat;
+import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -142,6 +144,138 @@ public final class RoaringPositionBitmap {
     for (int i = 0; i < keys.length; i++) {
       long high = (long) keys[i] << 32;
       bitmaps[i].forEach((int low) -> consumer.accept(high | (low & 0xFFFFFFFFL)));
+    }
+  }
+
+  /**
+   * Writes into {@code out}, ascending, the offset {@code p - start} of every position {@code p} in
+   * [start, start + length), and returns how many there are ({@code out} must hold up to
+   * {@code length}). A range without positions costs one container lookup per key it spans (one,
+   * below 2^32 rows), whatever its length: readers call this once per batch of rows.
+   */
+  public int offsetsInRange(long start, int length, int[] out) {
+    if (length <= 0 || keys.length == 0) {
+      return 0;
+    }
+    long end = start + length;
+    int count = 0;
+    for (long from = Math.max(start, 0); from < end; ) {
+      int key = key(from);
+      if (key > MAX_KEY) {
+        break; // beyond the largest position
+      }
+      long base = (long) key << 32;
+      long keyEnd = Math.min(end, base + (1L << 32));
+      int index = indexOf(key);
+      if (index >= 0) {
+        RoaringBitmap bitmap = bitmaps[index];
+        long limit = keyEnd - base; // exclusive, unsigned low bits, may be 2^32
+        long first = bitmap.nextValue((int) (from - base));
+        if (first >= 0 && first < limit) {
+          PeekableIntIterator it = bitmap.getIntIterator();
+          it.advanceIfNeeded((int) first);
+          long offset = base - start;
+          while (it.hasNext()) {
+            long low = Integer.toUnsignedLong(it.peekNext());
+            if (low >= limit) {
+              break;
+            }
+            out[count++] = (int) (offset + low);
+            it.next();
+          }
+        }
+      }
+      from = keyEnd;
+    }
+    return count;
+  }
+
+  /**
+   * A cursor for {@link Cursor#offsetsInRange} over ascending, adjacent ranges (batch after batch
+   * of one reader): it keeps its place in the bitmap between calls and decodes the positions in
+   * blocks, so that each position is decoded once. Not thread-safe; the bitmap must not change
+   * while it is used.
+   */
+  public Cursor cursor() {
+    return new Cursor();
+  }
+
+  /** See {@link #cursor()}. */
+  public final class Cursor {
+    private static final int BLOCK = 256;
+    private final int[] block = new int[BLOCK]; // decoded low bits of key keys[keyIndex]
+    private int next = 0; // next unread entry of block
+    private int size = 0; // entries in block
+    private int keyIndex = -1;
+    private BatchIterator iterator = null;
+    private long expectedStart = -1; // where the previous range ended
+
+    private Cursor() {
+    }
+
+    /**
+     * As {@link RoaringPositionBitmap#offsetsInRange}: writes into {@code out} the offsets
+     * {@code p - start} of the positions {@code p} in [start, start + length) and returns their
+     * count. A range that starts where the previous one ended continues from there; any other
+     * range seeks (one container lookup).
+     */
+    public int offsetsInRange(long start, int length, int[] out) {
+      if (length <= 0) {
+        return 0;
+      }
+      if (start != expectedStart) {
+        seek(Math.max(start, 0));
+      }
+      long end = start + length;
+      expectedStart = end;
+      int count = 0;
+      while (true) {
+        if (next == size && !refill()) {
+          return count;
+        }
+        long position = ((long) keys[keyIndex] << 32) | Integer.toUnsignedLong(block[next]);
+        if (position >= end) {
+          return count;
+        }
+        if (position >= start) {
+          out[count++] = (int) (position - start);
+        }
+        next++;
+      }
+    }
+
+    private void seek(long position) {
+      next = 0;
+      size = 0;
+      int key = key(position);
+      int index = Arrays.binarySearch(keys, key);
+      keyIndex = index >= 0 ? index : -index - 1;
+      if (keyIndex < keys.length) {
+        iterator = bitmaps[keyIndex].getBatchIterator();
+        if (keys[keyIndex] == key) {
+          iterator.advanceIfNeeded((int) position);
+        }
+      } else {
+        iterator = null;
+      }
+    }
+
+    /** Decodes the next block of positions, moving to the next key when one is exhausted. */
+    private boolean refill() {
+      while (iterator != null) {
+        if (iterator.hasNext()) {
+          size = iterator.nextBatch(block);
+          next = 0;
+          if (size > 0) {
+            return true;
+          }
+        } else if (++keyIndex < keys.length) {
+          iterator = bitmaps[keyIndex].getBatchIterator();
+        } else {
+          iterator = null;
+        }
+      }
+      return false;
     }
   }
 

@@ -67,4 +67,84 @@ public class TestRoaringPositionBitmap {
     assertEquals(bitmap, back);
     assertEquals(100_001, back.cardinality());
   }
+
+  @Test
+  public void offsetsInRangeListPositionsOfOneBatch() {
+    RoaringPositionBitmap bitmap = new RoaringPositionBitmap();
+    java.util.Random random = new java.util.Random(42);
+    java.util.TreeSet<Long> expected = new java.util.TreeSet<>();
+    for (int i = 0; i < 3000; i++) {
+      long p = random.nextInt(200_000);
+      bitmap.add(p);
+      expected.add(p);
+    }
+    for (long p : new long[] {KEY - 3, KEY - 1, KEY, KEY + 2, 3 * KEY + 5, 0xFFFFFFFFL * 2 + 1}) {
+      bitmap.add(p);
+      expected.add(p);
+    }
+    bitmap.addRange(500_000, 510_000); // a run container
+    for (long p = 500_000; p < 510_000; p++) {
+      expected.add(p);
+    }
+    int[] out = new int[5000];
+    long[][] ranges = {{0, 4096}, {4096, 4096}, {199_990, 4096}, {KEY - 4, 8}, {KEY - 4, 3}, {KEY + 3, 4096},
+        {2 * KEY - 2, 5}, {3 * KEY, 4096}, {498_000, 5000}, {505_000, 5000}, {600_000, 4096}, {0, 0},
+        {Long.MAX_VALUE - 10, 5}};
+    for (long[] range : ranges) {
+      long start = range[0];
+      int length = (int) range[1];
+      int n = bitmap.offsetsInRange(start, length, out);
+      List<Long> got = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        got.add(start + out[i]);
+      }
+      List<Long> want = length == 0 ? List.of() : new ArrayList<>(expected.subSet(start, start + length));
+      assertEquals("range " + start + " + " + length, want, got);
+    }
+    assertEquals(0, new RoaringPositionBitmap().offsetsInRange(0, 4096, out));
+  }
+
+  @Test
+  public void cursorListsPositionsOfAdjacentAndJumpingRanges() {
+    RoaringPositionBitmap bitmap = new RoaringPositionBitmap();
+    java.util.TreeSet<Long> expected = new java.util.TreeSet<>();
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < 20_000; i++) {
+      long p = random.nextInt(300_000);
+      bitmap.add(p);
+      expected.add(p);
+    }
+    bitmap.addRange(100_000, 140_000); // dense: bitmap and run containers
+    for (long p = 100_000; p < 140_000; p++) {
+      expected.add(p);
+    }
+    for (long p : new long[] {KEY - 1, KEY, KEY + 1, 3 * KEY + 7}) {
+      bitmap.add(p);
+      expected.add(p);
+    }
+    int[] out = new int[10_000];
+    RoaringPositionBitmap.Cursor cursor = bitmap.cursor();
+    List<long[]> ranges = new ArrayList<>();
+    for (long start = 0; start < 320_000; start += 4096) {
+      ranges.add(new long[] {start, 4096}); // batch after batch
+    }
+    ranges.add(new long[] {150_000, 1000}); // backwards
+    ranges.add(new long[] {KEY - 5, 4}); // a jump forward, then across the key boundary
+    ranges.add(new long[] {KEY - 1, 3});
+    ranges.add(new long[] {KEY + 2, 4096});
+    ranges.add(new long[] {2 * KEY, 4096}); // a key without positions
+    ranges.add(new long[] {3 * KEY, 4096});
+    ranges.add(new long[] {3 * KEY + 4096, 4096}); // past the last position
+    for (long[] range : ranges) {
+      long start = range[0];
+      int length = (int) range[1];
+      int n = cursor.offsetsInRange(start, length, out);
+      List<Long> got = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        got.add(start + out[i]);
+      }
+      assertEquals("range " + start + " + " + length, new ArrayList<>(expected.subSet(start, start + length)), got);
+    }
+    assertEquals(0, new RoaringPositionBitmap().cursor().offsetsInRange(0, 4096, out));
+  }
 }

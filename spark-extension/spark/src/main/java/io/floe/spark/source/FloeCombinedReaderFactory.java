@@ -2,7 +2,8 @@ package io.floe.spark.source;
 
 import java.io.IOException;
 import java.util.Iterator;
-import java.util.function.Function;
+import java.util.List;
+import java.util.function.BiFunction;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -12,7 +13,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Reads a {@link FloeCombinedInputPartition} file after file with the readers of {@code files};
  * any other partition goes to {@code files} directly. Each file's reader is opened when the
- * previous one is exhausted and closed before the next opens.
+ * previous one is exhausted and closed before the next opens. The files of a task share one
+ * {@link DeleteLoader.TaskDeletes}, so that a delete file several of them need is read once.
  */
 final class FloeCombinedReaderFactory implements PartitionReaderFactory {
   private final PartitionReaderFactory files;
@@ -31,17 +33,22 @@ final class FloeCombinedReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    if (partition instanceof FloeCombinedInputPartition) {
-      return new Chained<>(((FloeCombinedInputPartition) partition).files().iterator(), files::createReader);
+    if (partition instanceof FloeCombinedInputPartition combined) {
+      if (files instanceof FloeReaderFactory floe) {
+        return new Chained<>(combined.files(), floe.taskDeletes(combined.files()), floe::createReader);
+      }
+      return new Chained<>(combined.files(), null, (file, deletes) -> files.createReader(file));
     }
     return files.createReader(partition);
   }
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
-    if (partition instanceof FloeCombinedInputPartition) {
-      return new Chained<>(((FloeCombinedInputPartition) partition).files().iterator(),
-          files::createColumnarReader);
+    if (partition instanceof FloeCombinedInputPartition combined) {
+      if (files instanceof FloeReaderFactory floe) {
+        return new Chained<>(combined.files(), floe.taskDeletes(combined.files()), floe::createColumnarReader);
+      }
+      return new Chained<>(combined.files(), null, (file, deletes) -> files.createColumnarReader(file));
     }
     return files.createColumnarReader(partition);
   }
@@ -49,11 +56,14 @@ final class FloeCombinedReaderFactory implements PartitionReaderFactory {
   /** The rows or batches of several readers, one after the other. */
   private static final class Chained<T> implements PartitionReader<T> {
     private final Iterator<FloeInputPartition> remaining;
-    private final Function<InputPartition, PartitionReader<T>> open;
+    private final DeleteLoader.TaskDeletes deletes;
+    private final BiFunction<InputPartition, DeleteLoader.TaskDeletes, PartitionReader<T>> open;
     private PartitionReader<T> current = null;
 
-    Chained(Iterator<FloeInputPartition> remaining, Function<InputPartition, PartitionReader<T>> open) {
-      this.remaining = remaining;
+    Chained(List<FloeInputPartition> files, DeleteLoader.TaskDeletes deletes,
+        BiFunction<InputPartition, DeleteLoader.TaskDeletes, PartitionReader<T>> open) {
+      this.remaining = files.iterator();
+      this.deletes = deletes;
       this.open = open;
     }
 
@@ -71,7 +81,7 @@ final class FloeCombinedReaderFactory implements PartitionReaderFactory {
         if (!remaining.hasNext()) {
           return false;
         }
-        current = open.apply(remaining.next());
+        current = open.apply(remaining.next(), deletes);
       }
     }
 
@@ -85,10 +95,16 @@ final class FloeCombinedReaderFactory implements PartitionReaderFactory {
 
     @Override
     public void close() throws IOException {
-      if (current != null) {
-        PartitionReader<T> open = current;
-        current = null;
-        open.close();
+      try {
+        if (current != null) {
+          PartitionReader<T> open = current;
+          current = null;
+          open.close();
+        }
+      } finally {
+        if (deletes != null) {
+          deletes.close();
+        }
       }
     }
   }

@@ -1,12 +1,18 @@
 package io.floe.spark.source;
 
+import io.floe.format.FloeFormatException;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.scan.FileScanTask;
+import io.floe.spark.SparkSchemas;
 import java.io.Serializable;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.types.StructType;
 
 /** One data file to read on an executor, with what is needed to apply its deletes. */
 public final class FloeInputPartition implements InputPartition, Serializable {
@@ -16,14 +22,37 @@ public final class FloeInputPartition implements InputPartition, Serializable {
   private final List<DeleteFileRef> deletes;
   private final int specId;
   private final InternalRow partition; // for the _partition metadata column; null when not read
+  private final StructType equalitySchema; // columns of the equality deletes; null when none apply
 
-  /** A delete file the reader must apply to this data file. */
+  /**
+   * A delete file the reader must apply to this data file; {@code equalityFieldIds} is null for
+   * position deletes and deletion vectors.
+   */
   public record DeleteFileRef(String path, int content, String format, long recordCount, Long contentOffset,
-      Long contentSizeInBytes) implements Serializable {
+      Long contentSizeInBytes, List<Integer> equalityFieldIds) implements Serializable {
+    public DeleteFileRef {
+      equalityFieldIds = equalityFieldIds == null ? null : List.copyOf(equalityFieldIds);
+    }
+
+    public DeleteFileRef(String path, int content, String format, long recordCount, Long contentOffset,
+        Long contentSizeInBytes) {
+      this(path, content, format, recordCount, contentOffset, contentSizeInBytes, null);
+    }
+
+    /** The reference to a delete file of the manifest. */
+    public static DeleteFileRef of(DataFile d) {
+      return new DeleteFileRef(d.path(), d.content().id(), d.format().name(), d.recordCount(), d.contentOffset(),
+          d.contentSizeInBytes(), d.content() == FileContent.EQUALITY_DELETES ? d.equalityFieldIds() : null);
+    }
+
+    boolean isEquality() {
+      return content == FileContent.EQUALITY_DELETES.id();
+    }
   }
 
   private FloeInputPartition(String path, long length, long recordCount, List<DeleteFileRef> deletes, int specId,
-      InternalRow partition) {
+      InternalRow partition, StructType equalitySchema) {
+    this.equalitySchema = equalitySchema;
     this.specId = specId;
     this.partition = partition;
     this.path = path;
@@ -43,11 +72,21 @@ public final class FloeInputPartition implements InputPartition, Serializable {
       throw new UnsupportedOperationException("Cannot read data file " + f.path() + ": format " + f.format()
           + " is not supported (Floe reads Parquet data files)");
     }
-    List<DeleteFileRef> deletes = task.deletes().stream()
-        .map(d -> new DeleteFileRef(d.path(), d.content().id(), d.format().name(), d.recordCount(),
-            d.contentOffset(), d.contentSizeInBytes()))
-        .toList();
-    return new FloeInputPartition(f.path(), f.fileSizeInBytes(), f.recordCount(), deletes, f.specId(), partition);
+    List<DeleteFileRef> deletes = task.deletes().stream().map(DeleteFileRef::of).toList();
+    Set<Integer> equalityIds = new LinkedHashSet<>();
+    for (DeleteFileRef d : deletes) {
+      if (d.isEquality()) {
+        if (d.equalityFieldIds() == null || d.equalityFieldIds().isEmpty()) {
+          throw new FloeFormatException("Invalid equality delete file " + d.path() + " (applies to " + f.path()
+              + "): its manifest entry has no equality_ids");
+        }
+        equalityIds.addAll(d.equalityFieldIds());
+      }
+    }
+    StructType equalitySchema = equalityIds.isEmpty() ? null : EqualityDeleteColumns.select(
+        SparkSchemas.convert(task.spec().schema()), equalityIds, "the equality deletes of data file " + f.path());
+    return new FloeInputPartition(f.path(), f.fileSizeInBytes(), f.recordCount(), deletes, f.specId(), partition,
+        equalitySchema);
   }
 
   public String path() {
@@ -72,6 +111,14 @@ public final class FloeInputPartition implements InputPartition, Serializable {
 
   public List<DeleteFileRef> deletes() {
     return deletes;
+  }
+
+  /**
+   * The table columns (current types, field ids) that this file's equality deletes compare, nested
+   * ones inside structs pruned to them; null when no equality delete applies.
+   */
+  StructType equalitySchema() {
+    return equalitySchema;
   }
 
   @Override

@@ -1,7 +1,10 @@
 package io.floe.spark.source;
 
+import io.floe.format.deletes.RoaringPositionBitmap;
+import io.floe.spark.SparkSchemas;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongPredicate;
 import org.apache.hadoop.conf.Configuration;
@@ -9,9 +12,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.parquet.schema.GroupType;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Option;
@@ -25,7 +30,8 @@ import scala.Option;
  *       .project(sparkReadSchema)          // StructFields carry "parquet.field.id" metadata
  *       .conf(hadoopConf)
  *       .batchSize(4096)
- *       .filterDeleted(pos -&gt; deletes.contains(pos))   // optional
+ *       .deletedPositions(bitmap)          // optional: position deletes and deletion vectors
+ *       .equalityDeletes(keyColumns, sets) // optional
  *       .build();                          // or buildRowReader() for InternalRow
  * </pre>
  *
@@ -39,8 +45,11 @@ import scala.Option;
  * position in the file counted from 0 in file order). Other constants, e.g. {@code _spec_id},
  * can be supplied with {@link Builder#constant}.
  *
- * <p>Deletes: a {@code LongPredicate} over row positions drops deleted rows from every batch
- * without copying (see {@link BatchProjection}); batches whose rows are all deleted are skipped.
+ * <p>Deletes: a bitmap of deleted row positions, applied batch by batch (never probed per row),
+ * and equality delete sets drop deleted rows from every batch; the live rows are moved up in the
+ * Parquet reader's own vectors (see {@link BatchProjection}), and batches whose rows are all
+ * deleted are skipped. ({@code filterDeleted} takes a per-row predicate instead, for callers
+ * without a bitmap.)
  *
  * <p>Each batch is valid until the next call to {@link #next()}. The file is opened on the first
  * call to {@link #next()}.
@@ -58,6 +67,8 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private final Configuration conf;
   private final int batchSize;
   private final BatchProjection projection;
+  private final boolean requireFileColumns;
+  private final AutoCloseable onClose;
   private VectorizedParquetRecordReader reader;
   private long nextPosition;
   private ColumnarBatch current;
@@ -69,8 +80,10 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     this.length = builder.length;
     this.conf = builder.conf != null ? builder.conf : new Configuration();
     this.batchSize = builder.batchSize;
-    this.projection = new BatchProjection(
-        builder.readSchema, location, builder.constants, batchSize, builder.isDeleted);
+    this.requireFileColumns = builder.requireFileColumns;
+    this.onClose = builder.onClose;
+    this.projection = new BatchProjection(builder.readSchema, location, builder.constants, batchSize,
+        builder.deletedPositions, builder.isDeleted, builder.equalityColumns, builder.equalitySets);
   }
 
   /** Starts a reader for the data file at {@code location} (a URI or path string). */
@@ -116,6 +129,9 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
         throw new IOException("Cannot count row positions in " + location
             + ": Parquet reported no row index offsets for the split at " + start);
       }
+      if (requireFileColumns) {
+        checkFileColumns(file);
+      }
       this.nextPosition = file.firstRowPosition();
       long splitLength = length >= 0 ? length : file.file().getLength() - start;
       // no INT96 time zone conversion, no calendar rebasing; on-heap vectors
@@ -142,6 +158,44 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     }
   }
 
+  /** Fails, naming the file and column, when a requested column (nested ones too) is not in the file. */
+  private void checkFileColumns(ParquetReadConf file) throws IOException {
+    GroupType fileSchema = file.footer().getFileMetaData().getSchema();
+    String missing = missingColumn(projection.dataSchema(), fileSchema, file.matchByFieldId(), "");
+    if (missing != null) {
+      throw new io.floe.format.FloeFormatException("Invalid file " + location + ": it has no column " + missing
+          + (file.matchByFieldId() ? " (columns are matched by field id)" : " (matched by name: the file has no field ids)"));
+    }
+  }
+
+  private static String missingColumn(StructType requested, GroupType fileGroup, boolean byId, String prefix) {
+    for (StructField field : requested.fields()) {
+      org.apache.parquet.schema.Type match = null;
+      boolean hasId = field.metadata().contains(SparkSchemas.FIELD_ID_KEY);
+      long id = hasId ? field.metadata().getLong(SparkSchemas.FIELD_ID_KEY) : -1;
+      for (org.apache.parquet.schema.Type candidate : fileGroup.getFields()) {
+        boolean same = byId
+            ? hasId && candidate.getId() != null && candidate.getId().intValue() == id
+            : candidate.getName().equalsIgnoreCase(field.name());
+        if (same) {
+          match = candidate;
+          break;
+        }
+      }
+      String name = prefix + field.name() + (hasId ? " (field id " + id + ")" : "");
+      if (match == null) {
+        return name;
+      }
+      if (field.dataType() instanceof StructType struct && !match.isPrimitive()) {
+        String nested = missingColumn(struct, match.asGroupType(), byId, prefix + field.name() + ".");
+        if (nested != null) {
+          return nested;
+        }
+      }
+    }
+    return null;
+  }
+
   @Override
   public void close() throws IOException {
     if (closed) {
@@ -154,7 +208,19 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
         reader.close(); // also closes the stream and the reader's vectors
       }
     } finally {
-      projection.close();
+      try {
+        projection.close();
+      } finally {
+        if (onClose != null) {
+          try {
+            onClose.close();
+          } catch (IOException | RuntimeException e) {
+            throw e;
+          } catch (Exception e) {
+            throw new IOException("Cannot release the deletes of " + location, e);
+          }
+        }
+      }
     }
   }
 
@@ -167,6 +233,11 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     private Configuration conf;
     private int batchSize = DEFAULT_BATCH_SIZE;
     private LongPredicate isDeleted;
+    private RoaringPositionBitmap deletedPositions;
+    private StructType equalityColumns;
+    private List<EqualityDeleteSet> equalitySets = List.of();
+    private boolean requireFileColumns = false;
+    private AutoCloseable onClose;
     private final Map<String, Object> constants = new LinkedHashMap<>();
 
     private Builder(String location) {
@@ -206,9 +277,45 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
       return this;
     }
 
-    /** Rows whose position (from 0, file order) matches are left out; null means no deletes. */
+    /**
+     * Rows whose position (from 0, file order) matches are left out; null means no deletes. Probed
+     * once per row: prefer {@link #deletedPositions}, applied per batch.
+     */
     public Builder filterDeleted(LongPredicate deleted) {
       this.isDeleted = deleted;
+      return this;
+    }
+
+    /**
+     * Rows whose position (from 0, file order) is in {@code positions} are left out, batch by batch
+     * (one range query of the bitmap per batch); null or empty means none. Not copied: do not
+     * change it while reading.
+     */
+    public Builder deletedPositions(RoaringPositionBitmap positions) {
+      this.deletedPositions = positions;
+      return this;
+    }
+
+    /**
+     * Rows whose key columns are in one of {@code sets} are left out. {@code keyColumns}: the
+     * table's fields (with field ids) holding every set's key columns, nested ones inside structs
+     * pruned to them; those not requested by {@link #project} are read and then hidden.
+     */
+    Builder equalityDeletes(StructType keyColumns, List<EqualityDeleteSet> sets) {
+      this.equalityColumns = keyColumns;
+      this.equalitySets = sets == null ? List.of() : List.copyOf(sets);
+      return this;
+    }
+
+    /** Fails on the first batch when a requested column is not in the file (instead of reading nulls). */
+    public Builder requireFileColumns() {
+      this.requireFileColumns = true;
+      return this;
+    }
+
+    /** Closed with the reader, e.g. delete data held for it. */
+    Builder onClose(AutoCloseable resource) {
+      this.onClose = resource;
       return this;
     }
 

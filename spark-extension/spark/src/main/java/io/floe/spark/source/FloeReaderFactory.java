@@ -2,6 +2,7 @@ package io.floe.spark.source;
 
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.spark.FloeTable;
+import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -13,7 +14,7 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * Opens each data file with Spark's vectorized Parquet reader, columns matched by field id, and
- * leaves out the rows its position deletes and deletion vectors remove.
+ * leaves out the rows its position deletes, deletion vectors and equality deletes remove.
  */
 final class FloeReaderFactory implements PartitionReaderFactory {
   private final StructType readSchema;
@@ -26,11 +27,18 @@ final class FloeReaderFactory implements PartitionReaderFactory {
     this.batchSize = batchSize;
   }
 
+  /** The deletes of a task reading {@code files}, loaded on demand and shared by its files. */
+  DeleteLoader.TaskDeletes taskDeletes(List<FloeInputPartition> files) {
+    return new DeleteLoader.TaskDeletes(conf.value(), batchSize, files);
+  }
+
   /**
-   * A reader of one data file. Its deletes are loaded here, once per task, into a 64-bit Roaring
-   * bitmap; the reader drops deleted rows from each batch by probing it per position.
+   * A reader of one data file. Its deletes are loaded here, through the task's
+   * {@code deletes} (null: a task of this file alone): position deletes and deletion vectors into
+   * one 64-bit Roaring bitmap that the reader applies batch by batch, equality deletes into hash
+   * sets probed once per batch.
    */
-  private FloeParquetReader.Builder builder(InputPartition partition) {
+  private FloeParquetReader.Builder builder(InputPartition partition, DeleteLoader.TaskDeletes deletes) {
     FloeInputPartition file = (FloeInputPartition) partition;
     FloeParquetReader.Builder builder = FloeParquetReader.read(file.path())
         .project(readSchema)
@@ -46,9 +54,23 @@ final class FloeReaderFactory implements PartitionReaderFactory {
       }
     }
     if (!file.deletes().isEmpty()) {
-      RoaringPositionBitmap deleted = DeleteLoader.load(file, conf.value(), batchSize);
-      if (!deleted.isEmpty()) {
-        builder.filterDeleted(deleted::contains);
+      DeleteLoader.TaskDeletes loader = deletes != null ? deletes : taskDeletes(List.of(file));
+      boolean owned = deletes == null;
+      try {
+        RoaringPositionBitmap deleted = loader.positions(file);
+        builder.deletedPositions(deleted);
+        List<EqualityDeleteSet> sets = loader.equalitySets(file);
+        if (!sets.isEmpty()) {
+          builder.equalityDeletes(file.equalitySchema(), sets);
+        }
+      } catch (RuntimeException e) {
+        if (owned) {
+          loader.close();
+        }
+        throw e;
+      }
+      if (owned) {
+        builder.onClose(loader);
       }
     }
     return builder;
@@ -61,11 +83,21 @@ final class FloeReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
-    return builder(partition).build();
+    return builder(partition, null).build();
   }
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    return builder(partition).buildRowReader();
+    return builder(partition, null).buildRowReader();
+  }
+
+  /** A columnar reader of one file of a task whose deletes {@code deletes} loads. */
+  PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition, DeleteLoader.TaskDeletes deletes) {
+    return builder(partition, deletes).build();
+  }
+
+  /** A row reader of one file of a task whose deletes {@code deletes} loads. */
+  PartitionReader<InternalRow> createReader(InputPartition partition, DeleteLoader.TaskDeletes deletes) {
+    return builder(partition, deletes).buildRowReader();
   }
 }

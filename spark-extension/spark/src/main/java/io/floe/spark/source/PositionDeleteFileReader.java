@@ -5,6 +5,7 @@ import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.spark.SparkSchemas;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
@@ -18,8 +19,9 @@ import org.apache.spark.unsafe.types.UTF8String;
 /**
  * Reads a v2 position delete file (Parquet, columns {@code file_path} id 2147483546 and
  * {@code pos} id 2147483545, matched by id, or by name in files without ids) with Spark's
- * vectorized reader, and keeps the positions whose {@code file_path} is exactly the data file's
- * location: paths are compared as strings, never normalized (SPEC-NOTES §3.1).
+ * vectorized reader, and keeps the positions whose {@code file_path} is exactly a data file's
+ * location: paths are compared as strings, never normalized (SPEC-NOTES §3.1). One read serves
+ * every data file of a task that the delete file covers.
  */
 final class PositionDeleteFileReader {
   static final int FILE_PATH_ID = 2147483546;
@@ -40,9 +42,19 @@ final class PositionDeleteFileReader {
    */
   static long read(String deleteFile, String dataFile, Configuration conf, int batchSize,
       RoaringPositionBitmap deleted) {
-    UTF8String target = UTF8String.fromString(dataFile);
+    return read(deleteFile, Map.of(UTF8String.fromString(dataFile), deleted), conf, batchSize);
+  }
+
+  /**
+   * Reads {@code deleteFile} once and adds the positions of each data file in {@code targets}
+   * (keyed by its exact location) to its bitmap; returns how many rows referenced one of them.
+   */
+  static long read(String deleteFile, Map<UTF8String, RoaringPositionBitmap> targets, Configuration conf,
+      int batchSize) {
     long matched = 0;
     long row = 0;
+    UTF8String lastPath = null;
+    RoaringPositionBitmap lastTarget = null;
     try (FloeParquetReader reader = FloeParquetReader.read(deleteFile).project(SCHEMA).conf(conf)
         .batchSize(batchSize).build()) {
       while (reader.next()) {
@@ -55,20 +67,25 @@ final class PositionDeleteFileReader {
             throw invalid(deleteFile, row, "a file_path (field id " + FILE_PATH_ID + ") and a pos (field id "
                 + POS_ID + ")", "null " + (paths.isNullAt(i) ? "file_path" : "pos"));
           }
-          if (target.equals(paths.getUTF8String(i))) {
+          UTF8String path = paths.getUTF8String(i);
+          if (lastPath == null || !lastPath.equals(path)) { // rows are sorted by file_path: look up once per run
+            lastPath = path.copy();
+            lastTarget = targets.get(lastPath);
+          }
+          if (lastTarget != null) {
             long pos = positions.getLong(i);
             if (pos < 0 || pos > RoaringPositionBitmap.MAX_POSITION) {
               throw invalid(deleteFile, row, "a position from 0 to " + RoaringPositionBitmap.MAX_POSITION,
                   String.valueOf(pos));
             }
-            deleted.add(pos);
+            lastTarget.add(pos);
             matched++;
           }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read position delete file " + deleteFile + " (deletes of "
-          + dataFile + ")", e);
+          + (targets.size() == 1 ? targets.keySet().iterator().next() : targets.size() + " data files") + ")", e);
     }
     return matched;
   }
