@@ -1247,3 +1247,23 @@ def test_invalid_mode_or_isolation_level_is_a_clear_error(
     assert key in message and value in message and f"{namespace}.t" in message, message
     assert current_snapshot_id(loc) == before
     assert orphan_files(loc) == []
+
+
+def test_merge_with_schema_evolution_keeps_every_row(
+    spark: SparkSession, namespace: str, warehouse: Path
+) -> None:
+    """delta-io/delta#2128 dropped rows in a MERGE with schema evolution. Whether or not the new
+    source column is added to the table, every row must come out right."""
+    name, loc = _small_table(spark, warehouse, namespace, MOR_V2)
+    spark.sql(
+        f"MERGE WITH SCHEMA EVOLUTION INTO {name} x USING (SELECT CAST(id AS BIGINT) AS id, "
+        "CAST(id * 10 AS INT) AS v, CAST(id % 2 AS INT) AS p, concat('e', id) AS extra "
+        "FROM range(8, 13)) s ON x.id = s.id WHEN MATCHED THEN UPDATE SET * "
+        "WHEN NOT MATCHED THEN INSERT *"
+    )
+    rows = spark.sql(f"SELECT id, v FROM {name} ORDER BY id").collect()
+    assert [tuple(r) for r in rows] == [(i, i * 10 if i >= 8 else i) for i in range(1, 13)]
+    if "extra" in spark.table(name).columns:
+        extra = spark.sql(f"SELECT id, extra FROM {name} WHERE extra IS NOT NULL").collect()
+        assert sorted(tuple(r) for r in extra) == [(i, f"e{i}") for i in range(8, 13)]
+    assert not check_table(loc, MOR_V2, 12)

@@ -78,6 +78,11 @@ final class StagedFloeTable implements StagedTable, SupportsWrite {
       public void commit(SnapshotProducer producer, TableMetadata base) {
         pending = producer;
       }
+
+      @Override
+      public boolean validatesQueryReads() {
+        return false;
+      }
     };
     return writeTarget.newWriteBuilder(info);
   }

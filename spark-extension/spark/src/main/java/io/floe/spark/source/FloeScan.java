@@ -283,6 +283,9 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
    */
   @Override
   public InputPartition[] planInputPartitions() {
+    if (!table.isTimeTravel()) {
+      QueryReads.record(SparkSession.active().sparkContext(), table.name(), snapshotId(), filter);
+    }
     List<FileScanTask> tasks = new ArrayList<>(plan().tasks());
     if (tasks.size() <= 1) {
       return tasks.stream().map(t -> FloeInputPartition.of(t, partitionRow(t))).toArray(InputPartition[]::new);

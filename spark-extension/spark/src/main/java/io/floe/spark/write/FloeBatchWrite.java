@@ -2,6 +2,7 @@ package io.floe.spark.write;
 
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.CommitStateUnknownException;
+import io.floe.format.commit.IsolationLevel;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.expr.Expression;
@@ -9,6 +10,7 @@ import io.floe.format.manifest.DataFile;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
+import io.floe.spark.source.QueryReads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
@@ -54,6 +57,14 @@ class FloeBatchWrite implements BatchWrite {
     AppendFiles newAppend();
 
     OverwriteFiles newOverwrite();
+
+    /**
+     * Whether an append is validated against the snapshots its own query read of this table
+     * (see {@link QueryReads}); not for a table being created or replaced.
+     */
+    default boolean validatesQueryReads() {
+      return false;
+    }
   }
 
   FloeBatchWrite(WriteTarget target, TableMetadata base, StructType rowType, Mode mode, Expression overwriteFilter,
@@ -135,11 +146,33 @@ class FloeBatchWrite implements BatchWrite {
   }
 
   /** The snapshot that adds {@code files} (the tasks' files), or null when the write changes nothing. */
+  /**
+   * An append whose query read the same table (a MERGE with only {@code WHEN NOT MATCHED THEN
+   * INSERT}, which Spark runs as an append of an anti-join, or {@code INSERT INTO t SELECT ... FROM
+   * t}) is validated like a MERGE under {@code write.merge.isolation-level}: under serializable, a
+   * concurrent commit of data its query may have looked at fails it, rather than both writers
+   * inserting the same new keys.
+   */
+  private void validateQueryReads(SnapshotProducer producer) {
+    if (!target.validatesQueryReads()) {
+      return;
+    }
+    List<QueryReads.Read> reads = QueryReads.readsOf(SparkSession.active().sparkContext(), target.name());
+    if (reads.isEmpty() || IsolationLevel.fromProperties(base.properties(), "write.merge.isolation-level",
+        target.name()) != IsolationLevel.SERIALIZABLE) {
+      return;
+    }
+    producer.validateFromSnapshot(reads.get(0).snapshotId())
+        .conflictDetectionFilter(QueryReads.unionFilter(reads))
+        .validateNoConflictingDataFiles();
+  }
+
   protected SnapshotProducer newProducer(List<DataFile> files) {
     switch (mode) {
       case APPEND: {
         AppendFiles append = target.newAppend();
         files.forEach(append::appendFile);
+        validateQueryReads(append);
         return append;
       }
       case OVERWRITE_DYNAMIC: {

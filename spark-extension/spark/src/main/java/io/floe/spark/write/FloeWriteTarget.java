@@ -47,6 +47,11 @@ public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
     producer.commit();
   }
 
+  @Override
+  public boolean validatesQueryReads() {
+    return true;
+  }
+
   /** Builds a write builder for this target (used by staged tables). */
   public org.apache.spark.sql.connector.write.WriteBuilder newWriteBuilder(
       org.apache.spark.sql.connector.write.LogicalWriteInfo info) {
