@@ -3,6 +3,7 @@ package io.floe.spark.source;
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.spark.FloeTable;
 import java.util.List;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -18,10 +19,11 @@ import org.apache.spark.util.SerializableConfiguration;
  */
 final class FloeReaderFactory implements PartitionReaderFactory {
   private final StructType readSchema;
-  private final SerializableConfiguration conf;
+  private final Broadcast<SerializableConfiguration> conf;
   private final int batchSize;
 
-  FloeReaderFactory(StructType readSchema, SerializableConfiguration conf, int batchSize) {
+  /** {@code conf} is broadcast: each executor deserializes it once, not every task. */
+  FloeReaderFactory(StructType readSchema, Broadcast<SerializableConfiguration> conf, int batchSize) {
     this.readSchema = readSchema;
     this.conf = conf;
     this.batchSize = batchSize;
@@ -29,7 +31,7 @@ final class FloeReaderFactory implements PartitionReaderFactory {
 
   /** The deletes of a task reading {@code files}, loaded on demand and shared by its files. */
   DeleteLoader.TaskDeletes taskDeletes(List<FloeInputPartition> files) {
-    return new DeleteLoader.TaskDeletes(conf.value(), batchSize, files);
+    return new DeleteLoader.TaskDeletes(conf.value().value(), batchSize, files);
   }
 
   /**
@@ -42,7 +44,7 @@ final class FloeReaderFactory implements PartitionReaderFactory {
     FloeInputPartition file = (FloeInputPartition) partition;
     FloeParquetReader.Builder builder = FloeParquetReader.read(file.path())
         .project(readSchema)
-        .conf(conf.value())
+        .conf(conf.value().value())
         .batchSize(batchSize);
     for (StructField field : readSchema.fields()) {
       if (field.metadata().contains(FloeParquetReader.METADATA_COLUMN_KEY)) {

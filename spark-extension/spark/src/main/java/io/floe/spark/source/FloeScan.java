@@ -26,6 +26,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -388,8 +389,9 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
     SparkSession spark = SparkSession.active();
     int batchSize = Integer.parseInt(options.getOrDefault("batch-size",
         spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096")));
+    SerializableConfiguration conf = new SerializableConfiguration(spark.sessionState().newHadoopConf());
     return new FloeCombinedReaderFactory(new FloeReaderFactory(withIds,
-        new SerializableConfiguration(spark.sessionState().newHadoopConf()), batchSize));
+        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize));
   }
 
   @Override

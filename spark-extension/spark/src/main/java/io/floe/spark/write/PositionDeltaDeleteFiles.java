@@ -10,6 +10,7 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
 import io.floe.spark.source.DeleteLoader;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -63,8 +64,9 @@ final class PositionDeltaDeleteFiles {
   /**
    * Writes the delete files for {@code deleted} (new positions by data file path); {@code tasks}
    * gives each data file's entry, spec and applying delete files as the operation planned them.
-   * Data files are handled in parallel (reading their previous deletes, writing v2 files); the
-   * deletion vectors then go into the Puffin file in path order.
+   * The data files' previous deletes are read in one pass (deletion vectors sharing a Puffin file
+   * in one read), merged in, and then written: v2 Parquet files in parallel, or the deletion
+   * vectors into one Puffin file in path order.
    */
   void write(Map<String, RoaringPositionBitmap> deleted, Map<String, FileScanTask> tasks) {
     if (deleted.isEmpty()) {
@@ -72,37 +74,42 @@ final class PositionDeltaDeleteFiles {
     }
     boolean vectors = base.formatVersion() >= 3;
     List<String> paths = new ArrayList<>(new TreeMap<>(deleted).keySet());
+    Map<String, List<DataFile>> previousDeletes = new LinkedHashMap<>();
+    for (String path : paths) {
+      FileScanTask task = tasks.get(path);
+      List<DataFile> previous = fileScoped(task);
+      replaced.addAll(previous);
+      List<DataFile> merged = vectors ? positionDeletes(task) : previous;
+      if (!merged.isEmpty()) {
+        previousDeletes.put(path, merged);
+      }
+    }
+    if (!previousDeletes.isEmpty()) {
+      DeleteLoader.positionsOf(previousDeletes, conf).forEach((path, old) -> deleted.get(path).addAll(old));
+    }
+    if (vectors) {
+      String location = dataLocation + "/dv-" + operationId + "-00001.puffin";
+      written.add(location);
+      try (DeletionVectorWriter dvs = new DeletionVectorWriter(io.newOutputFile(location), "Floe")) {
+        for (String path : paths) {
+          FileScanTask task = tasks.get(path);
+          dvs.add(task.file(), task.spec(), deleted.get(path));
+        }
+        added.addAll(dvs.finish());
+      }
+      return;
+    }
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(paths.size(), MAX_THREADS), DAEMON_THREADS);
     try {
       List<Future<Object>> results = new ArrayList<>();
       for (String path : paths) {
         FileScanTask task = tasks.get(path);
+        String location = positionDeleteLocation(task);
         RoaringPositionBitmap positions = deleted.get(path);
-        List<DataFile> previous = fileScoped(task);
-        List<DataFile> merged = vectors ? positionDeletes(task) : previous;
-        replaced.addAll(previous);
-        String location = vectors ? null : positionDeleteLocation(task);
-        results.add(pool.submit(() -> {
-          if (!merged.isEmpty()) {
-            positions.addAll(DeleteLoader.positionsOf(task.file().path(), merged, conf));
-          }
-          return location == null ? positions
-              : PositionDeleteFileWriter.write(location, task.file(), task.spec(), positions, conf, base.properties());
-        }));
+        results.add(pool.submit(() ->
+            PositionDeleteFileWriter.write(location, task.file(), task.spec(), positions, conf, base.properties())));
       }
-      if (!vectors) {
-        results.forEach(r -> added.add((DataFile) await(r)));
-        return;
-      }
-      String location = dataLocation + "/dv-" + operationId + "-00001.puffin";
-      written.add(location);
-      try (DeletionVectorWriter dvs = new DeletionVectorWriter(io.newOutputFile(location), "Floe")) {
-        for (int i = 0; i < paths.size(); i++) {
-          FileScanTask task = tasks.get(paths.get(i));
-          dvs.add(task.file(), task.spec(), (RoaringPositionBitmap) await(results.get(i)));
-        }
-        added.addAll(dvs.finish());
-      }
+      results.forEach(r -> added.add((DataFile) await(r)));
     } finally {
       pool.shutdownNow();
       awaitTermination(pool); // no file may appear after a failed write cleaned up
