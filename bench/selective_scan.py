@@ -37,13 +37,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bench_session import DRIVER_MEMORY, spark_conf
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).resolve().parent / "out"
 MASTER = "local[2]"
-DRIVER_MEMORY = "8g"
 GOAL_TIME_RATIO = 0.8  # Floe / Iceberg
 BUCKETS = 16
 APPENDS = 4
@@ -291,14 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     systems = ["floe", "parquet"] if runtime.jar is None else ["floe", "iceberg", "parquet"]
     workdir = (args.dir or Path(tempfile.mkdtemp(prefix="floe-bench-"))).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
-    conf = {
-        "spark.driver.memory": DRIVER_MEMORY,
-        "spark.ui.enabled": "false",
-        "spark.ui.showConsoleProgress": "false",
-        "spark.sql.session.timeZone": "UTC",
-        "spark.sql.shuffle.partitions": "4",
-        "spark.sql.warehouse.dir": str(workdir / "spark-warehouse"),
-    }
+    conf = spark_conf(workdir)
     if runtime.jar is not None:
         conf |= {
             "spark.jars": str(runtime.jar),

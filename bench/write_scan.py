@@ -25,13 +25,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bench_session import DRIVER_MEMORY, spark_conf
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 OUT = Path(__file__).resolve().parent / "out"
 GOALS = {"write": 0.90, "scan": 0.97}
 MASTER = "local[2]"
-DRIVER_MEMORY = "8g"
 
 COLUMNS = [
     "id AS c_bigint",
@@ -165,13 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         str(workdir / "warehouse"),
         app_name="floe-bench-write-scan",
         master=MASTER,
-        conf={
-            "spark.driver.memory": DRIVER_MEMORY,
-            "spark.ui.enabled": "false",
-            "spark.ui.showConsoleProgress": "false",
-            "spark.sql.session.timeZone": "UTC",
-            "spark.sql.warehouse.dir": str(workdir / "spark-warehouse"),
-        },
+        conf=spark_conf(workdir, shuffle_partitions=None),
     )
     try:
         report = run(spark, args.rows, args.reps, args.codec, workdir)
