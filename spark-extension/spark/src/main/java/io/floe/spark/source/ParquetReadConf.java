@@ -60,15 +60,10 @@ final class ParquetReadConf {
   static ParquetReadConf open(
       Path path, long start, long length, StructType dataSchema, Configuration base)
       throws IOException {
-    Configuration conf = base;
-    if (base.get(ParquetInputFormat.FILTER_PREDICATE) != null
-        || base.get(ParquetInputFormat.UNBOUND_RECORD_FILTER) != null) {
-      // row filters would drop rows and shift positions: read without them (copying only then,
-      // since a copy of the whole configuration per file is costly)
-      conf = new Configuration(base);
-      conf.unset(ParquetInputFormat.FILTER_PREDICATE);
-      conf.unset(ParquetInputFormat.UNBOUND_RECORD_FILTER);
-    }
+    // a copy per file: the settings below are this file's (the base is shared by the task's readers)
+    Configuration conf = new Configuration(base);
+    conf.unset(ParquetInputFormat.FILTER_PREDICATE);
+    conf.unset(ParquetInputFormat.UNBOUND_RECORD_FILTER);
     HadoopReadOptions.Builder options = HadoopReadOptions.builder(conf, path);
     if (length >= 0) {
       options.withRange(start, start + length);
