@@ -161,8 +161,27 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
   @Override
   public boolean deleteRecursively(String directory) throws IOException {
     Path dir = new Path(directory);
-    return fs(dir).delete(dir, true);
+    FileSystem fs = fs(dir);
+    if (!fs.exists(dir)) {
+      return false;
+    }
+    // A writer may still be adding files (a task of a statement racing the drop): a pass that left
+    // the directory behind is followed by another.
+    for (int pass = 1; ; pass++) {
+      try {
+        if (fs.delete(dir, true) || !fs.exists(dir)) {
+          return true;
+        }
+      } catch (FileNotFoundException e) {
+        // removed underneath this pass
+      }
+      if (pass == DELETE_PASSES) {
+        throw new IOException("Could not delete " + directory + " (files were being added to it)");
+      }
+    }
   }
+
+  private static final int DELETE_PASSES = 5;
 
   @Override
   public void publishIfAbsent(String source, String target) throws IOException {

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -139,12 +140,31 @@ public final class LocalFileIO implements FileIO {
     if (!Files.exists(dir)) {
       return false;
     }
+    // A writer may still be adding files (a task of a statement racing the drop): each pass deletes
+    // what it found; a directory that gained a file meanwhile is emptied by the next pass.
+    for (int pass = 1; ; pass++) {
+      try {
+        deleteTree(dir);
+        return true;
+      } catch (DirectoryNotEmptyException | NoSuchFileException | UncheckedIOException e) {
+        if (pass == DELETE_PASSES) {
+          throw e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
+        }
+      }
+    }
+  }
+
+  private static final int DELETE_PASSES = 5;
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
     }
-    return true;
   }
 
   @Override
