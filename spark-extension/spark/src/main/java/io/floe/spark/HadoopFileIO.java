@@ -1,6 +1,7 @@
 package io.floe.spark;
 
 import io.floe.format.io.FileIO;
+import io.floe.format.io.FileInfo;
 import io.floe.format.io.InputFile;
 import io.floe.format.io.OutputFile;
 import io.floe.format.io.LocalFileIO;
@@ -16,8 +17,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
@@ -150,6 +153,34 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
     }
     names.sort(null);
     return names;
+  }
+
+  @Override
+  public List<FileInfo> listRecursively(String directory) throws IOException {
+    Path dir = new Path(directory);
+    FileSystem fs = fs(dir);
+    List<FileInfo> files = new ArrayList<>();
+    String root;
+    RemoteIterator<LocatedFileStatus> it;
+    try {
+      root = fs.makeQualified(dir).toUri().getPath();
+      it = fs.listFiles(dir, true);
+    } catch (FileNotFoundException e) {
+      return files;
+    }
+    String prefix = directory.endsWith("/") ? directory : directory + "/";
+    String rootPrefix = root.endsWith("/") ? root : root + "/";
+    while (it.hasNext()) {
+      LocatedFileStatus status = it.next();
+      String path = status.getPath().toUri().getPath();
+      if (!path.startsWith(rootPrefix)) {
+        throw new IOException("Listing " + directory + " returned " + status.getPath() + ", which is not below it");
+      }
+      files.add(new FileInfo(prefix + path.substring(rootPrefix.length()), status.getLen(),
+          status.getModificationTime()));
+    }
+    files.sort(java.util.Comparator.comparing(FileInfo::location));
+    return files;
   }
 
   @Override

@@ -23,6 +23,12 @@ public interface FileIO {
   /** Names of directories directly inside a directory, hidden ones excluded. */
   List<String> listDirectoryNames(String directory) throws IOException;
 
+  /**
+   * Every file below a directory, at any depth, hidden ones included; each location is
+   * {@code directory + "/" + relative path}. A missing directory has no files.
+   */
+  List<FileInfo> listRecursively(String directory) throws IOException;
+
   void mkdirs(String directory) throws IOException;
 
   /** Deletes a directory and everything below it; true if it existed. */

@@ -37,6 +37,11 @@ public class ForwardingFileIO implements FileIO {
   }
 
   @Override
+  public List<FileInfo> listRecursively(String directory) throws IOException {
+    return delegate.listRecursively(directory);
+  }
+
+  @Override
   public List<String> listDirectoryNames(String directory) throws IOException {
     return delegate.listDirectoryNames(directory);
   }

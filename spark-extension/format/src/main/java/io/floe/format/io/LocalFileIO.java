@@ -130,6 +130,30 @@ public final class LocalFileIO implements FileIO {
   }
 
   @Override
+  public List<FileInfo> listRecursively(String directory) throws IOException {
+    Path dir = toPath(directory);
+    List<FileInfo> files = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return files;
+    }
+    String prefix = directory.endsWith("/") ? directory : directory + "/";
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.filter(Files::isRegularFile).toList()) {
+        try {
+          String relative = dir.relativize(p).toString().replace('\\', '/');
+          files.add(new FileInfo(prefix + relative, Files.size(p), Files.getLastModifiedTime(p).toMillis()));
+        } catch (NoSuchFileException e) {
+          // deleted while listing
+        }
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    files.sort(Comparator.comparing(FileInfo::location));
+    return files;
+  }
+
+  @Override
   public void mkdirs(String directory) throws IOException {
     Files.createDirectories(toPath(directory));
   }

@@ -1,0 +1,237 @@
+package io.floe.spark.procedures;
+
+import io.floe.format.catalog.CatalogException;
+import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.commit.CommitFailedException;
+import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.spark.FloeCatalog;
+import io.floe.spark.SparkExceptions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.catalog.CatalogManager;
+import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * What every Floe procedure shares: its name and parameters for Spark's native CALL, resolving the
+ * {@code table} argument in this catalog, reading arguments (in {@link #parameters()} order), user
+ * errors as AnalysisExceptions that name the procedure and the table, and metadata commits retried
+ * from the newest metadata when another writer committed first.
+ */
+abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
+  private static final int COMMIT_ATTEMPTS = 4;
+
+  private final FloeCatalog catalog;
+  private final String name;
+  private final String description;
+  private final ProcedureParameter[] parameters;
+
+  FloeProcedure(FloeCatalog catalog, String name, String description, ProcedureParameter[] parameters) {
+    this.catalog = catalog;
+    this.name = name;
+    this.description = description;
+    this.parameters = parameters;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String description() {
+    return description;
+  }
+
+  @Override
+  public BoundProcedure bind(StructType inputType) {
+    return this;
+  }
+
+  @Override
+  public ProcedureParameter[] parameters() {
+    return parameters.clone();
+  }
+
+  @Override
+  public boolean isDeterministic() {
+    return false;
+  }
+
+  FloeCatalog catalog() {
+    return catalog;
+  }
+
+  String qualifiedName() {
+    return catalog.name() + ".system." + name;
+  }
+
+  /** The procedure's result: one local scan with these rows. */
+  static Iterator<Scan> result(StructType schema, InternalRow... rows) {
+    return Collections.<Scan>singletonList(new ProcedureResult(schema, rows)).iterator();
+  }
+
+  // ---- the table argument ------------------------------------------------------------------------
+
+  /**
+   * The table named by the {@code table} argument ({@code db.t}, {@code `my db`.t}, optionally
+   * prefixed with this catalog's name); a bare {@code t} is looked up in the current namespace when
+   * this catalog is the current one.
+   */
+  TableIdentifier resolveTable(String text) {
+    String context = "table argument '" + text + "' of " + qualifiedName();
+    List<String> parts;
+    try {
+      SqlTokens tokens = SqlTokens.of(text);
+      parts = new ArrayList<>(tokens.expectMultipartIdentifier("a table name", context));
+      if (!tokens.atEnd()) {
+        throw tokens.unexpected("end of the table name", context);
+      }
+    } catch (SqlSyntaxException e) {
+      throw userError("Invalid " + context + ": " + e.getMessage());
+    }
+    if (parts.size() > 1 && parts.get(0).equals(catalog.name()) && !exists(parts)) {
+      parts.remove(0);
+    }
+    if (parts.size() == 1) {
+      CatalogManager manager = SparkSession.active().sessionState().catalogManager();
+      if (!manager.currentCatalog().name().equals(catalog.name())) {
+        throw userError("Cannot resolve " + context + ": name the table with its namespace, e.g. 'db."
+            + parts.get(0) + "'");
+      }
+      List<String> qualified = new ArrayList<>(Arrays.asList(manager.currentNamespace()));
+      qualified.addAll(parts);
+      parts = qualified;
+    }
+    try {
+      return TableIdentifier.of(parts.subList(0, parts.size() - 1), parts.get(parts.size() - 1));
+    } catch (CatalogException e) {
+      throw userError("Invalid " + context + ": " + e.getMessage());
+    }
+  }
+
+  private boolean exists(List<String> parts) {
+    try {
+      return catalog.formatCatalog().tableExists(
+          TableIdentifier.of(parts.subList(0, parts.size() - 1), parts.get(parts.size() - 1)));
+    } catch (CatalogException e) {
+      return false;
+    }
+  }
+
+  /** The table's operations; a missing table is a user error naming it. */
+  FileSystemTableOperations loadTable(TableIdentifier ident) {
+    try {
+      return catalog.formatCatalog().loadTable(ident);
+    } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NO_SUCH_TABLE) {
+        throw userError("Cannot run " + qualifiedName() + ": table " + tableName(ident) + " does not exist");
+      }
+      throw SparkExceptions.unchecked(e);
+    }
+  }
+
+  /** {@code catalog.db.t}, as messages name a table. */
+  String tableName(TableIdentifier ident) {
+    return catalog.name() + "." + ident;
+  }
+
+  // ---- commits -----------------------------------------------------------------------------------
+
+  /**
+   * Commits {@code change} applied to the current metadata; when another writer committed first,
+   * recomputes the change from the newest metadata (up to four attempts). {@code change} throws
+   * IllegalArgumentException for user errors, which become AnalysisExceptions.
+   */
+  TableMetadata commitMetadata(FileSystemTableOperations ops, UnaryOperator<TableMetadata> change) {
+    TableMetadata base = ops.current();
+    for (int attempt = 1; ; attempt++) {
+      TableMetadata updated;
+      try {
+        updated = change.apply(base);
+      } catch (IllegalArgumentException e) {
+        throw userError(e.getMessage());
+      }
+      if (updated == base) {
+        return base;
+      }
+      try {
+        ops.commit(base, updated);
+        return ops.current() != null ? ops.current() : updated;
+      } catch (CommitFailedException e) {
+        if (attempt >= COMMIT_ATTEMPTS) {
+          throw e;
+        }
+        sleep(50L << attempt);
+        base = ops.refresh();
+      }
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while retrying a commit", e);
+    }
+  }
+
+  // ---- arguments ---------------------------------------------------------------------------------
+
+  String requiredString(InternalRow args, int ordinal, String parameter) {
+    String value = optionalString(args, ordinal);
+    if (value == null || value.isBlank()) {
+      throw userError("Cannot run " + qualifiedName() + ": argument " + parameter + " is required");
+    }
+    return value;
+  }
+
+  static String optionalString(InternalRow args, int ordinal) {
+    return args.isNullAt(ordinal) ? null : args.getUTF8String(ordinal).toString();
+  }
+
+  long requiredLong(InternalRow args, int ordinal, String parameter) {
+    if (args.isNullAt(ordinal)) {
+      throw userError("Cannot run " + qualifiedName() + ": argument " + parameter + " is required");
+    }
+    return args.getLong(ordinal);
+  }
+
+  static Long optionalLong(InternalRow args, int ordinal) {
+    return args.isNullAt(ordinal) ? null : args.getLong(ordinal);
+  }
+
+  static Integer optionalInt(InternalRow args, int ordinal) {
+    return args.isNullAt(ordinal) ? null : args.getInt(ordinal);
+  }
+
+  static Boolean optionalBoolean(InternalRow args, int ordinal) {
+    return args.isNullAt(ordinal) ? null : args.getBoolean(ordinal);
+  }
+
+  /** A TIMESTAMP argument (Spark passes microseconds since the epoch) in milliseconds, or null. */
+  static Long optionalTimestampMillis(InternalRow args, int ordinal) {
+    return args.isNullAt(ordinal) ? null : Math.floorDiv(args.getLong(ordinal), 1000L);
+  }
+
+  /** A user error as Spark's AnalysisException (checked in Java's eyes, so thrown without declaring it). */
+  static RuntimeException userError(String message) {
+    return FloeProcedure.<RuntimeException>sneakyThrow(SparkExceptions.userError(message));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> RuntimeException sneakyThrow(Throwable e) throws E {
+    throw (E) e;
+  }
+}
