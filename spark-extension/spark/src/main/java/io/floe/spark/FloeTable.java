@@ -1,6 +1,7 @@
 package io.floe.spark;
 
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.commit.SnapshotListing;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotLogEntry;
 import io.floe.format.metadata.SnapshotRef;
@@ -143,7 +144,14 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     return new FloeWriteBuilder(this, info);
   }
 
-  /** {@code VERSION AS OF}: a snapshot id, or a branch or tag name. */
+  /** The DataFrame read options that pin a read to a snapshot (Iceberg's names). */
+  public static final List<String> TIME_TRAVEL_OPTIONS = List.of("snapshot-id", "as-of-timestamp", "branch", "tag");
+
+  /**
+   * {@code VERSION AS OF}: a snapshot id, or a branch or tag name (an existing ref name wins over a
+   * number only when no snapshot has that id). Unknown versions are errors listing the table's
+   * snapshots and refs.
+   */
   FloeTable atVersion(String version) {
     Snapshot snap = null;
     if (version.matches("-?\\d+")) {
@@ -157,12 +165,16 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     }
     if (snap == null) {
       throw new IllegalArgumentException("Cannot time travel table " + name() + " to version " + version
-          + ": no snapshot, branch or tag has that id or name");
+          + ": no snapshot, branch or tag has that id or name; " + SnapshotListing.describe(metadata));
     }
     return new FloeTable(catalog, ops, snap);
   }
 
-  /** {@code TIMESTAMP AS OF}: the snapshot that was current at that time. */
+  /**
+   * {@code TIMESTAMP AS OF}: the snapshot that was current on main at that time (the last
+   * snapshot-log entry at or before it). A time before the first snapshot is an error giving the
+   * earliest snapshot's commit time.
+   */
   FloeTable asOfTimestamp(long timestampMillis) {
     Long found = null;
     for (SnapshotLogEntry entry : metadata.snapshotLog()) {
@@ -170,11 +182,68 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
         found = entry.snapshotId();
       }
     }
-    if (found == null || metadata.snapshot(found) == null) {
-      throw new IllegalArgumentException("Cannot time travel table " + name() + " to " 
-          + java.time.Instant.ofEpochMilli(timestampMillis) + ": no snapshot was current then");
+    String when = java.time.Instant.ofEpochMilli(timestampMillis).toString();
+    if (found == null) {
+      Snapshot oldest = SnapshotListing.oldest(metadata);
+      throw new IllegalArgumentException("Cannot time travel table " + name() + " to " + when
+          + (oldest == null ? ": the table has no snapshots"
+              : ": it is before the table's first snapshot " + oldest.snapshotId() + ", committed at "
+                  + java.time.Instant.ofEpochMilli(oldest.timestampMillis())
+                  + (metadata.snapshotLog().isEmpty() ? "" : " (the history starts at "
+                      + java.time.Instant.ofEpochMilli(metadata.snapshotLog().get(0).timestampMillis()) + ")")));
+    }
+    if (metadata.snapshot(found) == null) {
+      throw new IllegalArgumentException("Cannot time travel table " + name() + " to " + when + ": snapshot "
+          + found + ", current then, has expired; " + SnapshotListing.describe(metadata));
     }
     return new FloeTable(catalog, ops, metadata.snapshot(found));
+  }
+
+  /**
+   * The table as the read options {@code snapshot-id}, {@code as-of-timestamp} (milliseconds since
+   * the epoch), {@code branch} or {@code tag} pin it; this table when none is set. At most one may
+   * be set, and not together with {@code VERSION AS OF} / {@code TIMESTAMP AS OF}.
+   */
+  public FloeTable withReadOptions(Map<String, String> options) {
+    List<String> set = TIME_TRAVEL_OPTIONS.stream().filter(o -> options.get(o) != null).toList();
+    if (set.isEmpty()) {
+      return this;
+    }
+    if (set.size() > 1) {
+      throw new IllegalArgumentException("Cannot read table " + name() + ": read options " + String.join(" and ", set)
+          + " both select a snapshot; set only one of " + String.join(", ", TIME_TRAVEL_OPTIONS));
+    }
+    if (pinned != null) {
+      throw new IllegalArgumentException("Cannot read table " + name() + " with read option " + set.get(0)
+          + ": the query already selects snapshot " + pinned.snapshotId() + " (VERSION AS OF / TIMESTAMP AS OF)");
+    }
+    String option = set.get(0);
+    String value = options.get(option).trim();
+    switch (option) {
+      case "snapshot-id": {
+        Snapshot snap = value.matches("-?\\d+") ? metadata.snapshot(Long.parseLong(value)) : null;
+        if (snap == null) {
+          throw new IllegalArgumentException("Cannot read table " + name() + " at snapshot-id " + value
+              + ": no snapshot has that id; " + SnapshotListing.describe(metadata));
+        }
+        return new FloeTable(catalog, ops, snap);
+      }
+      case "as-of-timestamp":
+        if (!value.matches("-?\\d+")) {
+          throw new IllegalArgumentException("Cannot read table " + name() + ": read option as-of-timestamp must be "
+              + "milliseconds since the epoch, not '" + value + "'");
+        }
+        return asOfTimestamp(Long.parseLong(value));
+      default: {
+        boolean branch = option.equals("branch");
+        SnapshotRef ref = metadata.refs().get(value);
+        if (ref == null || ref.isBranch() != branch || metadata.snapshot(ref.snapshotId()) == null) {
+          throw new IllegalArgumentException("Cannot read table " + name() + " at " + option + " " + value + ": no "
+              + option + " has that name; " + SnapshotListing.describe(metadata));
+        }
+        return new FloeTable(catalog, ops, metadata.snapshot(ref.snapshotId()));
+      }
+    }
   }
 
   // ---- row-level operations ----------------------------------------------------------------------

@@ -4,6 +4,7 @@ import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.io.FileIO;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableMetadataParser;
 import io.floe.format.util.JsonUtil;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -237,6 +238,38 @@ public final class FileSystemCatalog {
     }
     if (tableExists(ident)) {
       throw CatalogErrors.tableExists(ident);
+    }
+    FileSystemTableOperations ops = newTableOps(ident);
+    try {
+      ops.commit(null, metadata);
+    } catch (CommitFailedException e) {
+      throw CatalogErrors.tableExists(ident);
+    }
+    return ops;
+  }
+
+  /**
+   * Registers an existing {@code metadata.json} (e.g. of a table copied from another warehouse, or
+   * left behind by a dropped catalog entry) as table {@code ident}. A file-system catalog finds a
+   * table by its directory, so the metadata is published as version 1 under
+   * {@code <warehouse>/<ns>/<name>/metadata/}, with the source file recorded in its metadata-log.
+   * Nothing else moves: the table's {@code location}, data files, manifests and manifest lists stay
+   * where the metadata says, and new commits write their data under that location. Fails when the
+   * table exists or the file cannot be read as table metadata.
+   */
+  public FileSystemTableOperations registerTable(TableIdentifier ident, String metadataFile) {
+    if (!namespaceExists(ident.namespace())) {
+      throw CatalogErrors.noSuchNamespace(ident.namespace());
+    }
+    if (tableExists(ident)) {
+      throw CatalogErrors.tableExists(ident);
+    }
+    TableMetadata metadata;
+    try {
+      metadata = TableMetadataParser.read(io, metadataFile);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile + ": "
+          + e.getMessage() + " (pass the location of a readable *.metadata.json file)", e);
     }
     FileSystemTableOperations ops = newTableOps(ident);
     try {

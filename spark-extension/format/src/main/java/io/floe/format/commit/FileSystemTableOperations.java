@@ -3,8 +3,10 @@ package io.floe.format.commit;
 import io.floe.format.FloeFormatException;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.InputFile;
+import io.floe.format.io.Locations;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataParser;
+import io.floe.format.metadata.TableProperties;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -173,6 +175,33 @@ public final class FileSystemTableOperations implements TableOperations {
     writeHint(nextVersion);
     current = TableMetadataParser.read(io, target);
     currentVersion = nextVersion;
+    deleteRemovedMetadataFiles(latest, current);
+  }
+
+  /**
+   * With {@code write.metadata.delete-after-commit.enabled}, deletes the metadata files that were in
+   * the base's metadata-log (or were the base itself) and dropped out of the committed one, which
+   * keeps {@code write.metadata.previous-versions-max} entries. Runs only after a commit known to
+   * have landed; only files inside this table's metadata folder are deleted, best effort.
+   */
+  private void deleteRemovedMetadataFiles(TableMetadata base, TableMetadata committed) {
+    if (base == null || !committed.propertyAsBoolean(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED,
+        TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED_DEFAULT)) {
+      return;
+    }
+    java.util.Set<String> kept = new java.util.HashSet<>();
+    kept.add(committed.metadataFileLocation());
+    committed.previousFiles().forEach(e -> kept.add(e.file()));
+    java.util.List<String> candidates = new java.util.ArrayList<>();
+    base.previousFiles().forEach(e -> candidates.add(e.file()));
+    candidates.add(base.metadataFileLocation());
+    String metadataDir = root + "/metadata";
+    for (String file : candidates) {
+      if (file != null && !kept.contains(file) && Locations.isInside(metadataDir, file)) {
+        Locations.checkInside(metadataDir, file, "old metadata file of table " + name);
+        deleteQuietly(file);
+      }
+    }
   }
 
   private void resolveAmbiguousPublish(String commitId, String target, String temp, IOException cause) {
