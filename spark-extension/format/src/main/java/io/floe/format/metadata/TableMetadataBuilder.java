@@ -387,6 +387,30 @@ public final class TableMetadataBuilder {
     return this;
   }
 
+  /**
+   * Removes partition specs by id (unknown ids are ignored), e.g. specs no retained snapshot uses
+   * after snapshot expiry. The default spec cannot be removed.
+   */
+  public TableMetadataBuilder removeSpecs(Collection<Integer> specIds) {
+    if (specIds.contains(defaultSpecId)) {
+      throw new IllegalArgumentException("Cannot remove partition spec " + defaultSpecId + ": it is the default spec");
+    }
+    specs.removeIf(s -> specIds.contains(s.specId()));
+    return this;
+  }
+
+  /**
+   * Removes schemas by id (unknown ids are ignored), e.g. schemas no retained snapshot uses after
+   * snapshot expiry. The current schema cannot be removed.
+   */
+  public TableMetadataBuilder removeSchemas(Collection<Integer> schemaIds) {
+    if (schemaIds.contains(currentSchemaId)) {
+      throw new IllegalArgumentException("Cannot remove schema " + currentSchemaId + ": it is the current schema");
+    }
+    schemas.removeIf(s -> schemaIds.contains(s.schemaId()));
+    return this;
+  }
+
   /** Empties {@code metadata-log}; the base's file is not added to it either (e.g. after a move). */
   public TableMetadataBuilder clearMetadataLog() {
     previousFiles.clear();

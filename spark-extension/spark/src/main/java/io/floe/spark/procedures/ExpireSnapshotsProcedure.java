@@ -1,0 +1,95 @@
+package io.floe.spark.procedures;
+
+import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.maintenance.DeletionCounts;
+import io.floe.format.maintenance.ExpireSnapshots;
+import io.floe.spark.FloeCatalog;
+import java.util.Iterator;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code CALL floe.system.expire_snapshots(table => 'db.t', older_than => TIMESTAMP '...',
+ * retain_last => 1, max_concurrent_deletes => 4, stream_results => false, snapshot_ids => array(...),
+ * clean_expired_metadata => false)}: Iceberg's arguments, in Iceberg's order. Expires snapshots by the
+ * table's retention rules ({@link ExpireSnapshots}), then deletes the files no retained snapshot or
+ * ref reaches, and returns one row of deleted-file counts by kind, with Iceberg's column names.
+ * {@code stream_results} is accepted for compatibility and changes nothing.
+ */
+final class ExpireSnapshotsProcedure extends FloeProcedure {
+  static final String NAME = "expire_snapshots";
+
+  static final StructType OUTPUT = new StructType()
+      .add("deleted_data_files_count", DataTypes.LongType, false)
+      .add("deleted_position_delete_files_count", DataTypes.LongType, false)
+      .add("deleted_equality_delete_files_count", DataTypes.LongType, false)
+      .add("deleted_manifest_files_count", DataTypes.LongType, false)
+      .add("deleted_manifest_lists_count", DataTypes.LongType, false)
+      .add("deleted_statistics_files_count", DataTypes.LongType, false);
+
+  ExpireSnapshotsProcedure(FloeCatalog catalog) {
+    super(catalog, NAME, "Expires old snapshots and deletes the files only they reached", new ProcedureParameter[] {
+        ProcedureParameter.in("table", DataTypes.StringType).build(),
+        ProcedureParameter.in("older_than", DataTypes.TimestampType).defaultValue("NULL").build(),
+        ProcedureParameter.in("retain_last", DataTypes.IntegerType).defaultValue("NULL").build(),
+        ProcedureParameter.in("max_concurrent_deletes", DataTypes.IntegerType).defaultValue("NULL").build(),
+        ProcedureParameter.in("stream_results", DataTypes.BooleanType).defaultValue("NULL").build(),
+        ProcedureParameter.in("snapshot_ids", DataTypes.createArrayType(DataTypes.LongType))
+            .defaultValue("NULL").build(),
+        ProcedureParameter.in("clean_expired_metadata", DataTypes.BooleanType).defaultValue("NULL").build()});
+  }
+
+  @Override
+  public Iterator<Scan> call(InternalRow args) {
+    TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
+    String table = tableName(ident);
+    FileSystemTableOperations ops = loadTable(ident);
+    ExpireSnapshots expire = new ExpireSnapshots(ops);
+    try {
+      Long olderThan = optionalTimestampMillis(args, 1);
+      if (olderThan != null) {
+        expire.expireOlderThan(olderThan);
+      }
+      Integer retainLast = optionalInt(args, 2);
+      if (retainLast != null) {
+        expire.retainLast(retainLast);
+      }
+      Integer maxConcurrentDeletes = optionalInt(args, 3);
+      if (maxConcurrentDeletes != null) {
+        expire.maxConcurrentDeletes(maxConcurrentDeletes);
+      }
+      if (!args.isNullAt(5)) {
+        ArrayData ids = args.getArray(5);
+        for (int i = 0; i < ids.numElements(); i++) {
+          if (ids.isNullAt(i)) {
+            throw new IllegalArgumentException("snapshot_ids must not contain NULL");
+          }
+          expire.expireSnapshotId(ids.getLong(i));
+        }
+      }
+      expire.cleanExpiredMetadata(Boolean.TRUE.equals(optionalBoolean(args, 6)));
+    } catch (IllegalArgumentException e) {
+      throw userError("Cannot run " + qualifiedName() + " on " + table + ": " + e.getMessage());
+    }
+    DeletionCounts counts;
+    try {
+      counts = expire.commit().counts();
+    } catch (IllegalArgumentException e) {
+      throw userError("Cannot run " + qualifiedName() + " on " + table + ": " + e.getMessage());
+    } catch (IllegalStateException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith("Refusing to delete")) {
+        throw userError("Refusing to run " + qualifiedName() + " on " + table + "; the table was not changed and "
+            + "nothing was deleted. " + e.getMessage());
+      }
+      throw e;
+    }
+    return result(OUTPUT, new GenericInternalRow(new Object[] {counts.dataFiles(), counts.positionDeleteFiles(),
+        counts.equalityDeleteFiles(), counts.manifests(), counts.manifestLists(), counts.statisticsFiles()}));
+  }
+}
