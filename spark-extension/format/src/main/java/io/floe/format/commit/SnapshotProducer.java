@@ -74,6 +74,15 @@ public abstract class SnapshotProducer {
     return true;
   }
 
+  /**
+   * The data sequence number the added data files carry, or null (the default) for this commit's
+   * own: compaction keeps the sequence number of the snapshot it read, so that equality deletes
+   * committed after that snapshot still apply to the rewritten rows.
+   */
+  protected Long addedDataSequenceNumber() {
+    return null;
+  }
+
   /** Which live data files of the base this commit removes; validates against concurrent changes. */
   protected abstract Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries);
 
@@ -337,8 +346,13 @@ public abstract class SnapshotProducer {
     for (Map.Entry<Integer, List<DataFile>> group : bySpec.entrySet()) {
       PartitionSpec fileSpec = base.specsById().getOrDefault(group.getKey(), spec);
       ManifestWriter writer = newManifestWriter(base, fileSpec, content);
+      Long dataSequenceNumber = content == ManifestContent.DATA ? addedDataSequenceNumber() : null;
       for (DataFile f : group.getValue()) {
-        writer.add(f);
+        if (dataSequenceNumber != null) {
+          writer.add(f, dataSequenceNumber);
+        } else {
+          writer.add(f);
+        }
       }
       out.add(closeWriter(writer));
     }

@@ -34,9 +34,9 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
   }
 
   private FloeScanBuilder(FloeTable table, CaseInsensitiveStringMap options, Consumer<FloeScan> onBuild) {
-    this.table = table;
+    this.table = table.withReadOptions(options); // time travel: snapshot-id, as-of-timestamp, branch, tag
     this.options = options;
-    this.requested = table.schema();
+    this.requested = this.table.schema();
     this.onBuild = onBuild;
   }
 
@@ -94,6 +94,10 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
 
   @Override
   public Scan build() {
+    String fileSetId = options.get(io.floe.spark.FileSetRegistry.OPTION);
+    if (fileSetId != null) {
+      return new FileSetScan(table, requested, fileSetId); // a rewrite_data_files file group
+    }
     FloeScan scan = new FloeScan(table, requested, filter, pushed, options, onBuild != null);
     if (onBuild != null) {
       onBuild.accept(scan);

@@ -105,6 +105,9 @@ public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOver
 
   @Override
   public Write build() {
+    if (FileSetWrite.isRequested(info) && mode == FloeBatchWrite.Mode.APPEND) {
+      return new FileSetWrite(target, info); // a rewrite_data_files file group: staged, not committed
+    }
     return new FloeWrite(target, info, mode, overwriteFilter);
   }
 }

@@ -1,0 +1,122 @@
+package io.floe.spark.procedures;
+
+import io.floe.format.metadata.NullOrder;
+import io.floe.format.metadata.SortDirection;
+import io.floe.format.metadata.SortField;
+import io.floe.format.metadata.TableMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.functions;
+
+/**
+ * The sort of the {@code sort} strategy as Spark columns: the {@code sort_order} argument
+ * ({@code 'id DESC NULLS LAST, name'}: columns, each optionally ASC or DESC and NULLS FIRST or
+ * NULLS LAST; ASC sorts nulls first and DESC last by default), or else the table's sort order.
+ */
+final class RewriteSortOrder {
+  private RewriteSortOrder() {}
+
+  static List<Column> parse(String text, String describe) {
+    List<Column> out = new ArrayList<>();
+    for (String item : splitTopLevel(text, describe)) {
+      List<String> words = words(item.trim(), describe);
+      if (words.isEmpty() || words.size() > 4) {
+        throw new IllegalArgumentException(describe + ": invalid sort_order term '" + item.trim()
+            + "' (expected: column [ASC|DESC] [NULLS FIRST|NULLS LAST])");
+      }
+      boolean desc = false;
+      Boolean nullsFirst = null;
+      int i = 1;
+      if (i < words.size() && List.of("ASC", "DESC").contains(words.get(i).toUpperCase(Locale.ROOT))) {
+        desc = words.get(i).equalsIgnoreCase("DESC");
+        i++;
+      }
+      int remaining = words.size() - i;
+      if (remaining == 2 && words.get(i).equalsIgnoreCase("NULLS")
+          && List.of("FIRST", "LAST").contains(words.get(i + 1).toUpperCase(Locale.ROOT))) {
+        nullsFirst = words.get(i + 1).equalsIgnoreCase("FIRST");
+      } else if (remaining != 0) {
+        throw new IllegalArgumentException(describe + ": invalid sort_order term '" + item.trim()
+            + "' (expected: column [ASC|DESC] [NULLS FIRST|NULLS LAST])");
+      }
+      out.add(column(words.get(0), desc, nullsFirst == null ? !desc : nullsFirst));
+    }
+    return out;
+  }
+
+  /** The table's sort order; identity fields only (other transforms need an explicit sort_order). */
+  static List<Column> of(TableMetadata metadata, String describe) {
+    if (metadata.sortOrder() == null || metadata.sortOrder().isUnsorted()) {
+      throw new IllegalArgumentException(describe + ": strategy 'sort' needs a sort order: pass sort_order => "
+          + "'col [ASC|DESC] [NULLS FIRST|LAST], ...' or set one with ALTER TABLE ... WRITE ORDERED BY");
+    }
+    List<Column> out = new ArrayList<>();
+    for (SortField f : metadata.sortOrder().fields()) {
+      String name = metadata.schema().findColumnName(f.sourceId());
+      if (name == null || !f.transform().isIdentity()) {
+        throw new IllegalArgumentException(describe + ": the table's sort order field " + f + " is not a plain "
+            + "column; pass sort_order explicitly");
+      }
+      out.add(column("`" + name.replace("`", "``") + "`", f.direction() == SortDirection.DESC,
+          f.nullOrder() == NullOrder.NULLS_FIRST));
+    }
+    return out;
+  }
+
+  private static Column column(String name, boolean desc, boolean nullsFirst) {
+    Column c = functions.col(name);
+    if (desc) {
+      return nullsFirst ? c.desc_nulls_first() : c.desc_nulls_last();
+    }
+    return nullsFirst ? c.asc_nulls_first() : c.asc_nulls_last();
+  }
+
+  /** Splits on commas outside backquotes. */
+  private static List<String> splitTopLevel(String text, String describe) {
+    List<String> parts = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    boolean quoted = false;
+    for (char c : text.toCharArray()) {
+      if (c == '`') {
+        quoted = !quoted;
+      }
+      if (c == ',' && !quoted) {
+        parts.add(current.toString());
+        current.setLength(0);
+      } else {
+        current.append(c);
+      }
+    }
+    if (quoted) {
+      throw new IllegalArgumentException(describe + ": unclosed backquote in sort_order '" + text + "'");
+    }
+    parts.add(current.toString());
+    return parts;
+  }
+
+  /** Whitespace-separated words; a backquoted name (with {@code ``} for a backquote) is one word. */
+  private static List<String> words(String item, String describe) {
+    List<String> words = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    boolean quoted = false;
+    for (char c : item.toCharArray()) {
+      if (c == '`') {
+        quoted = !quoted;
+        current.append(c);
+      } else if (Character.isWhitespace(c) && !quoted) {
+        if (current.length() > 0) {
+          words.add(current.toString());
+          current.setLength(0);
+        }
+      } else {
+        current.append(c);
+      }
+    }
+    if (current.length() > 0) {
+      words.add(current.toString());
+    }
+    return words;
+  }
+}
