@@ -10,6 +10,7 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.spark.functions.FloeFunctions;
+import io.floe.spark.metadata.MetadataTables;
 import io.floe.spark.procedures.FloeProcedures;
 import java.io.File;
 import java.util.ArrayList;
@@ -151,18 +152,52 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
 
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
-    return new FloeTable(this, loadOps(ident), null);
+    try {
+      return new FloeTable(this, loadOps(ident), null);
+    } catch (NoSuchTableException e) {
+      return metadataTable(ident, null, null, e);
+    }
+  }
+
+  /**
+   * {@code db.t.snapshots} and the other metadata tables ({@link MetadataTables}) when {@code db.t} is a
+   * table; {@code notFound} (why {@code ident} itself did not load) when it is not.
+   */
+  private Table metadataTable(Identifier ident, String version, Long timestampMillis, NoSuchTableException notFound)
+      throws NoSuchTableException {
+    String[] ns = ident.namespace();
+    if (ns.length < 2) {
+      throw notFound;
+    }
+    Identifier base = Identifier.of(Arrays.copyOf(ns, ns.length - 1), ns[ns.length - 1]);
+    FileSystemTableOperations ops;
+    try {
+      ops = loadOps(base);
+    } catch (NoSuchTableException | IllegalArgumentException e) {
+      throw notFound;
+    }
+    return MetadataTables.load(name + "." + ops.tableName(), ops, ident.name(), version, timestampMillis);
   }
 
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
-    FloeTable table = new FloeTable(this, loadOps(ident), null);
+    FloeTable table;
+    try {
+      table = new FloeTable(this, loadOps(ident), null);
+    } catch (NoSuchTableException e) {
+      return metadataTable(ident, version, null, e);
+    }
     return table.atVersion(version);
   }
 
   @Override
   public Table loadTable(Identifier ident, long timestampMicros) throws NoSuchTableException {
-    FloeTable table = new FloeTable(this, loadOps(ident), null);
+    FloeTable table;
+    try {
+      table = new FloeTable(this, loadOps(ident), null);
+    } catch (NoSuchTableException e) {
+      return metadataTable(ident, null, Math.floorDiv(timestampMicros, 1000L), e);
+    }
     return table.asOfTimestamp(timestampMicros / 1000);
   }
 

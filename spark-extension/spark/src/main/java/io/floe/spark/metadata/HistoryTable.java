@@ -1,0 +1,59 @@
+package io.floe.spark.metadata;
+
+import static io.floe.spark.metadata.CatalystValues.micros;
+
+import io.floe.format.metadata.Snapshot;
+import io.floe.format.metadata.SnapshotLogEntry;
+import io.floe.format.metadata.TableMetadata;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code history}: the main branch's {@code snapshot-log}, oldest first: when each snapshot became
+ * current, its parent, and whether it is an ancestor of the current snapshot (false after a rollback
+ * for the snapshots rolled back). Snapshots of other branches are not in this log.
+ */
+final class HistoryTable extends MetadataTable {
+  private static final StructType SCHEMA = new StructType()
+      .add("made_current_at", DataTypes.TimestampType, false)
+      .add("snapshot_id", DataTypes.LongType, false)
+      .add("parent_id", DataTypes.LongType, true)
+      .add("is_current_ancestor", DataTypes.BooleanType, false);
+
+  HistoryTable(MetadataTableSource source) {
+    super(source, "history");
+  }
+
+  @Override
+  public StructType schema() {
+    return SCHEMA;
+  }
+
+  @Override
+  List<InternalRow> rows() {
+    TableMetadata metadata = source().metadata();
+    Set<Long> ancestors = ancestors(metadata, metadata.currentSnapshot());
+    List<InternalRow> rows = new ArrayList<>();
+    for (SnapshotLogEntry entry : metadata.snapshotLog()) {
+      Snapshot snap = metadata.snapshot(entry.snapshotId());
+      rows.add(new GenericInternalRow(new Object[] {micros(entry.timestampMillis()), entry.snapshotId(),
+          snap == null ? null : snap.parentId(), ancestors.contains(entry.snapshotId())}));
+    }
+    return rows;
+  }
+
+  /** The ids of {@code head} and its ancestors that are still in the metadata. */
+  static Set<Long> ancestors(TableMetadata metadata, Snapshot head) {
+    Set<Long> ids = new HashSet<>();
+    for (Snapshot s = head; s != null && ids.add(s.snapshotId()); ) {
+      s = s.parentId() == null ? null : metadata.snapshot(s.parentId());
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,113 @@
+package io.floe.spark.metadata;
+
+import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.metadata.Snapshot;
+import io.floe.format.metadata.SnapshotLogEntry;
+import io.floe.format.metadata.SnapshotRef;
+import io.floe.format.metadata.TableMetadata;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.connector.catalog.Table;
+
+/**
+ * The metadata tables of a Floe table, by their Iceberg names ({@code db.t.snapshots}, ...), at the
+ * current snapshot or, for the file-level tables, at a past one ({@code VERSION AS OF},
+ * {@code TIMESTAMP AS OF}).
+ */
+public final class MetadataTables {
+  /** The names a metadata table can have, as in Iceberg. */
+  public static final List<String> NAMES = List.of("snapshots", "history", "files", "data_files", "delete_files",
+      "manifests", "partitions", "entries", "refs", "metadata_log_entries", "all_data_files", "all_manifests");
+
+  private MetadataTables() {}
+
+  /** True when {@code name} (any case) names a metadata table. */
+  public static boolean isMetadataTableName(String name) {
+    return NAMES.contains(name.toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * The metadata table {@code type} of the table {@code ops} reads, named {@code tableName.type}.
+   * {@code version} (a snapshot id, branch or tag) or {@code timestampMillis} pick the snapshot the
+   * file-level tables describe; both null for the current snapshot.
+   */
+  public static Table load(String tableName, FileSystemTableOperations ops, String type, String version,
+      Long timestampMillis) {
+    String lower = type.toLowerCase(Locale.ROOT);
+    if (!NAMES.contains(lower)) {
+      throw new IllegalArgumentException("Unknown metadata table " + tableName + "." + type
+          + ": the metadata tables are " + String.join(", ", NAMES));
+    }
+    TableMetadata metadata = ops.current();
+    Snapshot snapshot = version != null ? atVersion(tableName, metadata, version)
+        : timestampMillis != null ? asOf(tableName, metadata, timestampMillis) : metadata.currentSnapshot();
+    MetadataTableSource source = new MetadataTableSource(tableName, ops.io(), metadata, snapshot);
+    switch (lower) {
+      case "snapshots":
+        return new SnapshotsTable(source);
+      case "history":
+        return new HistoryTable(source);
+      case "files":
+        return new FilesTable(source, lower, FilesTable.Kind.ALL, false);
+      case "data_files":
+        return new FilesTable(source, lower, FilesTable.Kind.DATA, false);
+      case "delete_files":
+        return new FilesTable(source, lower, FilesTable.Kind.DELETES, false);
+      case "all_data_files":
+        return new FilesTable(source, lower, FilesTable.Kind.DATA, true);
+      case "manifests":
+        return new ManifestsTable(source, false);
+      case "all_manifests":
+        return new ManifestsTable(source, true);
+      case "partitions":
+        return new PartitionsTable(source);
+      case "entries":
+        return new EntriesTable(source);
+      case "refs":
+        return new RefsTable(source);
+      default:
+        return new MetadataLogEntriesTable(source);
+    }
+  }
+
+  private static Snapshot atVersion(String tableName, TableMetadata metadata, String version) {
+    Snapshot snap = null;
+    if (version.matches("-?\\d+")) {
+      snap = metadata.snapshot(Long.parseLong(version));
+    }
+    SnapshotRef ref = metadata.ref(version);
+    if (snap == null && ref != null) {
+      snap = metadata.snapshot(ref.snapshotId());
+    }
+    if (snap == null) {
+      throw new IllegalArgumentException("Cannot read metadata tables of " + tableName + " at version " + version
+          + ": no snapshot, branch or tag has that id or name; snapshots: " + snapshotIds(metadata)
+          + "; refs: " + metadata.refs().keySet());
+    }
+    return snap;
+  }
+
+  private static Snapshot asOf(String tableName, TableMetadata metadata, long timestampMillis) {
+    Long found = null;
+    for (SnapshotLogEntry e : metadata.snapshotLog()) {
+      if (e.timestampMillis() <= timestampMillis) {
+        found = e.snapshotId();
+      }
+    }
+    if (found == null || metadata.snapshot(found) == null) {
+      String first = metadata.snapshotLog().isEmpty() ? "the table has no snapshot"
+          : "the first snapshot was committed at "
+              + Instant.ofEpochMilli(metadata.snapshotLog().get(0).timestampMillis());
+      throw new IllegalArgumentException("Cannot read metadata tables of " + tableName + " as of "
+          + Instant.ofEpochMilli(timestampMillis) + ": no snapshot was current then (" + first + ")");
+    }
+    return metadata.snapshot(found);
+  }
+
+  private static String snapshotIds(TableMetadata metadata) {
+    return metadata.snapshots().stream().map(s -> Long.toString(s.snapshotId()))
+        .collect(Collectors.joining(", ", "[", "]"));
+  }
+}
