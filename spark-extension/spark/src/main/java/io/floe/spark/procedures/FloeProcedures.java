@@ -22,6 +22,16 @@ public final class FloeProcedures {
     PROCEDURES.put(AddPartitionFieldProcedure.NAME, AddPartitionFieldProcedure::new);
     PROCEDURES.put(DropPartitionFieldProcedure.NAME, DropPartitionFieldProcedure::new);
     PROCEDURES.put(ReplacePartitionFieldProcedure.NAME, ReplacePartitionFieldProcedure::new);
+    PROCEDURES.put(ExpireSnapshotsProcedure.NAME, ExpireSnapshotsProcedure::new);
+    PROCEDURES.put(RewriteDataFilesProcedure.NAME, RewriteDataFilesProcedure::new);
+    PROCEDURES.put(RollbackToSnapshotProcedure.NAME, RollbackToSnapshotProcedure::new);
+    PROCEDURES.put(RollbackToTimestampProcedure.NAME, RollbackToTimestampProcedure::new);
+    PROCEDURES.put(SetCurrentSnapshotProcedure.NAME, SetCurrentSnapshotProcedure::new);
+    PROCEDURES.put(CherrypickSnapshotProcedure.NAME, CherrypickSnapshotProcedure::new);
+    PROCEDURES.put(AncestorsOfProcedure.NAME, AncestorsOfProcedure::new);
+    PROCEDURES.put(RegisterTableProcedure.NAME, RegisterTableProcedure::new);
+    PROCEDURES.put(RewriteManifestsProcedure.NAME, RewriteManifestsProcedure::new);
+    PROCEDURES.put(RemoveOrphanFilesProcedure.NAME, RemoveOrphanFilesProcedure::new);
   }
 
   private FloeProcedures() {}
