@@ -62,12 +62,19 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   private final FileSystemTableOperations ops;
   private final TableMetadata metadata;
   private final Snapshot pinned;
+  /** The schema reads project onto the snapshot's files, or null for the snapshot's own schema. */
+  private final Schema projectedSchema;
 
   FloeTable(FloeCatalog catalog, FileSystemTableOperations ops, Snapshot pinned) {
+    this(catalog, ops, pinned, null);
+  }
+
+  private FloeTable(FloeCatalog catalog, FileSystemTableOperations ops, Snapshot pinned, Schema projectedSchema) {
     this.catalog = catalog;
     this.ops = ops;
     this.metadata = ops.current();
     this.pinned = pinned;
+    this.projectedSchema = projectedSchema;
   }
 
   public FloeCatalog catalog() {
@@ -93,6 +100,9 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
 
   /** The schema of the snapshot being read (the current schema unless time travelling). */
   public Schema readSchema() {
+    if (projectedSchema != null) {
+      return projectedSchema;
+    }
     if (pinned != null && pinned.schemaId() != null && metadata.schemasById().containsKey(pinned.schemaId())) {
       return metadata.schemasById().get(pinned.schemaId());
     }
@@ -205,6 +215,17 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
    * be set, and not together with {@code VERSION AS OF} / {@code TIMESTAMP AS OF}.
    */
   public FloeTable withReadOptions(Map<String, String> options) {
+    FloeTable snapshotTable = snapshotOf(options);
+    if (snapshotTable == this) {
+      return this;
+    }
+    // Spark resolved the query against the current columns before it passed the options: read the
+    // snapshot's files through the current schema, matching columns by field id as for any old file
+    // (renamed columns show their old values, columns added later read as null), as Iceberg does.
+    return new FloeTable(catalog, ops, snapshotTable.pinned, metadata.schema());
+  }
+
+  private FloeTable snapshotOf(Map<String, String> options) {
     List<String> set = TIME_TRAVEL_OPTIONS.stream().filter(o -> options.get(o) != null).toList();
     if (set.isEmpty()) {
       return this;
