@@ -6,7 +6,10 @@ import io.floe.format.metadata.TableMetadata;
 import java.util.List;
 import java.util.Set;
 
-/** Adds data files; never conflicts with concurrent commits, so it is always retried on a lost race. */
+/**
+ * Adds data files; never conflicts with concurrent commits, so it is always retried on a lost race.
+ * Reads none of the parent's manifests, except those it merges (see {@link ManifestMerger}).
+ */
 public final class AppendFiles extends SnapshotProducer {
   public AppendFiles(TableOperations ops) {
     super(ops);
@@ -31,5 +34,17 @@ public final class AppendFiles extends SnapshotProducer {
   @Override
   protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
     return Set.of();
+  }
+
+  /** An append removes nothing, so it never reads the base's data manifests. */
+  @Override
+  protected boolean mayRemoveDataFiles() {
+    return false;
+  }
+
+  /** Small manifests are merged per commit.manifest-merge.* (Iceberg's merge append). */
+  @Override
+  protected boolean mergesManifests() {
+    return true;
   }
 }

@@ -99,6 +99,11 @@ public final class OverwriteFiles extends SnapshotProducer {
   }
 
   @Override
+  protected boolean mayRemoveDataFiles() {
+    return !explicitDeletes.isEmpty() || rowFilter != null || replaceAddedPartitions || replaceAll;
+  }
+
+  @Override
   protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
     Set<String> remove = new LinkedHashSet<>(explicitDeletes);
     Set<String> partitionKeys = new HashSet<>();

@@ -228,6 +228,11 @@ public final class RewriteManifests {
   }
 
   private long targetBytes(TableMetadata base) {
+    return targetBytes(base, ops.tableName());
+  }
+
+  /** The table's {@value #TARGET_SIZE_BYTES}, or the default; shared with the merge on append. */
+  static long targetBytes(TableMetadata base, String tableName) {
     String value = base.properties().get(TARGET_SIZE_BYTES);
     if (value == null) {
       return TARGET_SIZE_BYTES_DEFAULT;
@@ -240,7 +245,7 @@ public final class RewriteManifests {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException("Cannot rewrite manifests of table " + ops.tableName() + ": table property "
+    throw new IllegalArgumentException("Cannot write manifests of table " + tableName + ": table property "
         + TARGET_SIZE_BYTES + " is '" + value + "', expected a positive number of bytes");
   }
 

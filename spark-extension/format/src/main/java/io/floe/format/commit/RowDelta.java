@@ -53,4 +53,10 @@ public final class RowDelta extends SnapshotProducer {
   protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
     return Set.of();
   }
+
+  /** Removes delete files only; the data files it deletes rows from are checked through requireDataFiles. */
+  @Override
+  protected boolean mayRemoveDataFiles() {
+    return false;
+  }
 }

@@ -50,6 +50,8 @@ public abstract class SnapshotProducer {
   private final List<String> writtenMetadataFiles = new ArrayList<>();
   private final Map<String, String> extraSummary = new LinkedHashMap<>();
   private List<ManifestFile> newManifests = null;
+  private final Map<List<String>, ManifestFile> mergedManifests = new HashMap<>();
+  private Set<String> lastListedManifests = Set.of();
   private int manifestCount = 0;
   private int attempt = 0;
   private Long snapshotId = null;
@@ -85,6 +87,23 @@ public abstract class SnapshotProducer {
 
   /** Which live data files of the base this commit removes; validates against concurrent changes. */
   protected abstract Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries);
+
+  /**
+   * Whether this commit may remove live data files of the base. When it may not, and it requires no
+   * data file to be live, {@link #apply} reads none of the base's data manifests and never calls
+   * {@link #filesToRemove}: an append costs the same on a table of any age.
+   */
+  protected boolean mayRemoveDataFiles() {
+    return true;
+  }
+
+  /**
+   * Whether this commit bin-packs small data manifests into larger ones (per the table's
+   * {@code commit.manifest-merge.enabled} and related properties), as an append does.
+   */
+  protected boolean mergesManifests() {
+    return false;
+  }
 
   protected void add(DataFile file) {
     if (file.content() != FileContent.DATA) {
@@ -165,8 +184,9 @@ public abstract class SnapshotProducer {
     List<ManifestFile> parentManifests = parent == null ? List.of() : readManifestList(parent);
     List<ManifestEntry> liveEntries = new ArrayList<>();
     Map<String, List<ManifestEntry>> entriesByManifest = new LinkedHashMap<>();
+    boolean readDataManifests = readsLiveDataFiles();
     for (ManifestFile manifest : parentManifests) {
-      if (manifest.content() != ManifestContent.DATA) {
+      if (manifest.content() != ManifestContent.DATA || !readDataManifests) {
         continue;
       }
       List<ManifestEntry> entries = readEntries(manifest, base);
@@ -177,7 +197,7 @@ public abstract class SnapshotProducer {
         }
       }
     }
-    Set<String> toRemove = filesToRemove(base, liveEntries);
+    Set<String> toRemove = readDataManifests ? filesToRemove(base, liveEntries) : Set.of();
     Map<String, DataFile> touched = touchedDataFiles(liveEntries, toRemove);
     if (validateHistory) {
       new ConflictValidation(ops.tableName(), io(), startingSnapshotId, conflictDetectionFilter,
@@ -257,6 +277,10 @@ public abstract class SnapshotProducer {
       throw new ValidationException("Cannot commit to table " + ops.tableName() + ": delete files to replace are no "
           + "longer in the table (replaced or removed by a concurrent commit): " + missing);
     }
+    ManifestMerger merger = mergesManifests() ? ManifestMerger.from(base, ops.tableName()) : null;
+    if (merger != null) {
+      manifests = merger.merge(manifests, bin -> mergeBin(bin, base));
+    }
     lastApplyChangedNothing = addedFiles.isEmpty() && addedDeleteFiles.isEmpty() && toRemove.isEmpty()
         && deletesToDrop.isEmpty();
 
@@ -270,8 +294,13 @@ public abstract class SnapshotProducer {
         io().newOutputFile(listLocation), id, parent == null ? null : parent.snapshotId(),
         sequenceNumber, firstRowId, manifests);
     writtenMetadataFiles.add(listLocation);
+    lastListedManifests = new HashSet<>();
+    manifests.forEach(m -> lastListedManifests.add(m.path()));
 
     Map<String, String> summary = summarize(parent, removed, !toRemove.isEmpty());
+    if (merger != null) {
+      summarizeManifests(summary, parentManifests, manifests);
+    }
     Snapshot.Builder snapshot = Snapshot.builder()
         .snapshotId(id)
         .parentId(parent == null ? null : parent.snapshotId())
@@ -291,6 +320,39 @@ public abstract class SnapshotProducer {
   }
 
   private boolean lastApplyChangedNothing = false;
+
+  /** Whether apply must read the base's live data entries: to find removals or files required live. */
+  private boolean readsLiveDataFiles() {
+    return mayRemoveDataFiles() || !requiredDataFiles.isEmpty()
+        || addedDeleteFiles.stream().anyMatch(f -> ContentFiles.referencedDataFile(f) != null);
+  }
+
+  /** The merged manifest of {@code bin}, written once and reused by later attempts. */
+  private ManifestFile mergeBin(List<ManifestFile> bin, TableMetadata base) {
+    List<String> key = bin.stream().map(ManifestFile::path).toList();
+    ManifestFile merged = mergedManifests.get(key);
+    if (merged == null) {
+      ManifestWriter writer = newManifestWriter(base, base.specsById().get(bin.get(0).partitionSpecId()),
+          ManifestContent.DATA);
+      ManifestMerger.writeEntries(bin, snapshotId(), writer, m -> readEntries(m, base));
+      merged = closeWriter(writer);
+      mergedManifests.put(key, merged);
+    }
+    return merged;
+  }
+
+  /** Iceberg's manifest counts: written by this commit, carried over from the parent, and dropped. */
+  private void summarizeManifests(Map<String, String> summary, List<ManifestFile> parentManifests,
+      List<ManifestFile> manifests) {
+    Set<String> listed = new HashSet<>();
+    manifests.forEach(m -> listed.add(m.path()));
+    long kept = parentManifests.stream().filter(m -> listed.contains(m.path())).count();
+    long replaced = parentManifests.stream().filter(m -> !listed.contains(m.path())
+        && (m.hasAddedFiles() || m.hasExistingFiles())).count();
+    summary.put("manifests-created", Long.toString(manifests.size() - kept));
+    summary.put("manifests-kept", Long.toString(kept));
+    summary.put("manifests-replaced", Long.toString(replaced));
+  }
 
   /**
    * The live data files this commit removes or must find live (those it adds deletes for, named
@@ -542,13 +604,10 @@ public abstract class SnapshotProducer {
 
   /** After success: remove manifest lists from lost attempts (never the committed one). */
   private void cleanUpUnused(TableMetadata committed) {
-    Set<String> keep = new HashSet<>();
+    Set<String> keep = new HashSet<>(lastListedManifests);
     Snapshot snap = committed.currentSnapshot();
     if (snap != null) {
       keep.add(snap.manifestListLocation());
-      for (ManifestFile m : readManifestList(snap)) {
-        keep.add(m.path());
-      }
     }
     for (String f : writtenMetadataFiles) {
       if (!keep.contains(f)) {

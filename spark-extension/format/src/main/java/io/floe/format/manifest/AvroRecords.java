@@ -17,7 +17,6 @@ import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileReader;
 import org.apache.avro.file.SeekableByteArrayInput;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
 
@@ -56,8 +55,22 @@ final class AvroRecords {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + what + " " + location, e);
     }
+    try {
+      AvroContainer container = AvroContainer.decode(bytes);
+      if (container == null) {
+        return readWithAvro(location, what, bytes);
+      }
+      checkComplete(location, what, container.lastSync, bytes.length);
+      return new AvroRecords(location, what, container.schema, container.metadata, container.records);
+    } catch (IOException | RuntimeException e) {
+      throw invalid(location, what, e);
+    }
+  }
+
+  /** Files with a codec {@link AvroContainer} does not decode (snappy, zstandard, ...): Avro's reader. */
+  private static AvroRecords readWithAvro(String location, String what, byte[] bytes) throws IOException {
     try (DataFileReader<GenericRecord> avro =
-        new DataFileReader<>(new SeekableByteArrayInput(bytes), new GenericDatumReader<>())) {
+        new DataFileReader<>(new SeekableByteArrayInput(bytes), new UncachedDatumReader())) {
       Map<String, String> meta = new HashMap<>();
       for (String key : avro.getMetaKeys()) {
         if (!key.startsWith("avro.")) {
@@ -68,19 +81,25 @@ final class AvroRecords {
       while (avro.hasNext()) {
         records.add(avro.next());
       }
-      // Avro stops quietly at a truncated block; a complete file ends right after a sync marker.
-      if (avro.previousSync() != bytes.length) {
-        throw new FloeFormatException("Cannot read " + what + " " + location + ": truncated or corrupt, the last "
-            + "complete block ends at byte " + avro.previousSync() + " of " + bytes.length);
-      }
+      checkComplete(location, what, avro.previousSync(), bytes.length);
       return new AvroRecords(location, what, avro.getSchema(), meta, records);
-    } catch (IOException | RuntimeException e) {
-      if (e instanceof FloeFormatException) {
-        throw (FloeFormatException) e;
-      }
-      throw new FloeFormatException("Cannot read " + what + " " + location + ": not a valid Avro file ("
-          + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
     }
+  }
+
+  /** Decoding stops quietly at a truncated block; a complete file ends right after a sync marker. */
+  private static void checkComplete(String location, String what, long lastSync, int length) {
+    if (lastSync != length) {
+      throw new FloeFormatException("Cannot read " + what + " " + location + ": truncated or corrupt, the last "
+          + "complete block ends at byte " + lastSync + " of " + length);
+    }
+  }
+
+  private static FloeFormatException invalid(String location, String what, Exception e) {
+    if (e instanceof FloeFormatException) {
+      return (FloeFormatException) e;
+    }
+    return new FloeFormatException("Cannot read " + what + " " + location + ": not a valid Avro file ("
+        + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
   }
 
   String location() {

@@ -1,0 +1,206 @@
+package io.floe.format.manifest;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+import org.apache.avro.NameValidator;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+
+/**
+ * Decodes an Avro object container file held in memory, as Avro's {@code DataFileReader} does, but
+ * parses each distinct writer schema once: metadata files of one table carry a handful of schema
+ * texts, and parsing the schema of every manifest read was most of a commit's CPU. Files with a
+ * codec other than null or deflate are left to {@code DataFileReader} ({@link #decode} returns null).
+ *
+ * <pre>
+ * "Obj" 0x01 | metadata: map&lt;bytes&gt; (avro.schema, avro.codec, ...) | sync (16 bytes)
+ * block*: record count (long) | byte size (long) | records (compressed) | sync (16 bytes)
+ * </pre>
+ * Longs are zig-zag varints; a map is blocks of (count, entries), a negative count followed by the
+ * block's byte size, ending with count 0.
+ */
+final class AvroContainer {
+  private static final byte[] MAGIC = {'O', 'b', 'j', 1};
+  private static final int SYNC_SIZE = 16;
+  private static final int CACHED_SCHEMAS = 64;
+  private static final Map<String, Schema> SCHEMAS = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Schema> eldest) {
+      return size() > CACHED_SCHEMAS;
+    }
+  };
+
+  final Schema schema;
+  final Map<String, String> metadata;
+  final List<GenericRecord> records;
+  /** The end of the last complete block: the file length unless the file is truncated. */
+  final int lastSync;
+
+  private AvroContainer(Schema schema, Map<String, String> metadata, List<GenericRecord> records, int lastSync) {
+    this.schema = schema;
+    this.metadata = metadata;
+    this.records = records;
+    this.lastSync = lastSync;
+  }
+
+  /** The file's schema, user metadata (keys not starting with "avro.") and records; null for other codecs. */
+  static AvroContainer decode(byte[] bytes) throws IOException {
+    Input in = new Input(bytes);
+    if (bytes.length < MAGIC.length || !Arrays.equals(Arrays.copyOf(bytes, MAGIC.length), MAGIC)) {
+      throw new IOException("not an Avro data file (no magic bytes Obj\\u0001)");
+    }
+    in.pos = MAGIC.length;
+    Map<String, byte[]> header = in.readMetadata();
+    String codec = header.containsKey("avro.codec")
+        ? new String(header.get("avro.codec"), StandardCharsets.UTF_8) : "null";
+    if (!codec.equals("null") && !codec.equals("deflate")) {
+      return null;
+    }
+    byte[] schemaJson = header.get("avro.schema");
+    if (schemaJson == null) {
+      throw new IOException("no avro.schema in the file header");
+    }
+    Schema schema = schema(new String(schemaJson, StandardCharsets.UTF_8));
+    Map<String, String> metadata = new LinkedHashMap<>();
+    header.forEach((k, v) -> {
+      if (!k.startsWith("avro.")) {
+        metadata.put(k, new String(v, StandardCharsets.UTF_8));
+      }
+    });
+    byte[] sync = in.readFixed(SYNC_SIZE);
+    UncachedDatumReader reader = new UncachedDatumReader();
+    reader.setSchema(schema);
+    List<GenericRecord> records = new ArrayList<>();
+    int lastSync = in.pos;
+    BinaryDecoder decoder = null;
+    while (in.pos < bytes.length) {
+      byte[] block;
+      long count;
+      try {
+        count = in.readLong();
+        long size = in.readLong();
+        if (count < 0 || size < 0 || size > bytes.length - in.pos) {
+          break;
+        }
+        block = in.readFixed((int) size);
+        if (!Arrays.equals(in.readFixed(SYNC_SIZE), sync)) {
+          throw new IOException("invalid sync marker after the block ending at byte " + (in.pos - SYNC_SIZE));
+        }
+      } catch (EOFException truncated) {
+        break;
+      }
+      byte[] data = codec.equals("deflate") ? inflate(block) : block;
+      decoder = DecoderFactory.get().binaryDecoder(data, decoder);
+      for (long i = 0; i < count; i++) {
+        records.add(reader.read(null, decoder));
+      }
+      lastSync = in.pos;
+    }
+    return new AvroContainer(schema, metadata, records, lastSync);
+  }
+
+  /** The parsed schema for this text, shared by every file that carries the same text. */
+  private static Schema schema(String json) {
+    synchronized (SCHEMAS) {
+      Schema cached = SCHEMAS.get(json);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    Schema parsed = new Schema.Parser(NameValidator.NO_VALIDATION).setValidateDefaults(false)
+        .parse(json);
+    synchronized (SCHEMAS) {
+      SCHEMAS.put(json, parsed);
+    }
+    return parsed;
+  }
+
+  private static byte[] inflate(byte[] compressed) throws IOException {
+    Inflater inflater = new Inflater(true);
+    try {
+      inflater.setInput(compressed);
+      ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length * 4);
+      byte[] buffer = new byte[8192];
+      while (!inflater.finished()) {
+        int n = inflater.inflate(buffer);
+        if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+          break;
+        }
+        out.write(buffer, 0, n);
+      }
+      return out.toByteArray();
+    } catch (DataFormatException e) {
+      throw new IOException("invalid deflate block: " + e.getMessage(), e);
+    } finally {
+      inflater.end();
+    }
+  }
+
+  /** A position in the file's bytes; EOFException when a read runs past the end. */
+  private static final class Input {
+    private final byte[] bytes;
+    private int pos = 0;
+
+    Input(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    private Map<String, byte[]> readMetadata() throws IOException {
+      Map<String, byte[]> out = new LinkedHashMap<>();
+      for (long count = readLong(); count != 0; count = readLong()) {
+        if (count < 0) {
+          count = -count;
+          readLong(); // the block's size in bytes
+        }
+        for (long i = 0; i < count; i++) {
+          String key = new String(readFixed(readLength()), StandardCharsets.UTF_8);
+          out.put(key, readFixed(readLength()));
+        }
+      }
+      return out;
+    }
+
+    private int readLength() throws IOException {
+      long length = readLong();
+      if (length < 0 || length > bytes.length - pos) {
+        throw new IOException("invalid length " + length + " at byte " + pos + " of " + bytes.length);
+      }
+      return (int) length;
+    }
+
+    private byte[] readFixed(int length) throws EOFException {
+      if (length > bytes.length - pos) {
+        throw new EOFException();
+      }
+      byte[] out = Arrays.copyOfRange(bytes, pos, pos + length);
+      pos += length;
+      return out;
+    }
+
+    private long readLong() throws EOFException {
+      long raw = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        if (pos >= bytes.length) {
+          throw new EOFException();
+        }
+        int b = bytes[pos++] & 0xff;
+        raw |= (long) (b & 0x7f) << shift;
+        if ((b & 0x80) == 0) {
+          break;
+        }
+      }
+      return (raw >>> 1) ^ -(raw & 1);
+    }
+  }
+}
