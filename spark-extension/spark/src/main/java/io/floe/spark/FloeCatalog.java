@@ -223,7 +223,8 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
 
   @Override
   public void invalidateTable(Identifier ident) {
-    // tables are loaded fresh on every lookup; nothing is cached
+    // every lookup finds the current version on storage; the format catalog reuses a parse only
+    // for a metadata file whose bytes it has parsed (or written) before, so nothing can be stale
   }
 
   /** New table metadata from Spark's columns, transforms and properties, not yet published. */

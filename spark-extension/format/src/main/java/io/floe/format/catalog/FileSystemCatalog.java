@@ -2,6 +2,7 @@ package io.floe.format.catalog;
 
 import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.commit.MetadataFileCache;
 import io.floe.format.io.FileIO;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataParser;
@@ -20,12 +21,17 @@ import java.util.Map;
  * A directory is a table when its {@code metadata/} holds a {@code *.metadata.json} file, otherwise it
  * is a namespace. Namespace properties live in a hidden {@code .namespace-properties.json} file that
  * other engines ignore.
+ *
+ * <p>Parsed metadata is shared by every table loaded through this catalog ({@link MetadataFileCache}):
+ * each load still finds the current version on storage, and parses it only when that file's bytes
+ * are new.
  */
 public final class FileSystemCatalog {
   private static final String NAMESPACE_PROPERTIES = ".namespace-properties.json";
 
   private final FileIO io;
   private final String warehouse;
+  private final MetadataFileCache metadataCache = new MetadataFileCache();
 
   public FileSystemCatalog(FileIO io, String warehouse) {
     this.io = io;
@@ -54,10 +60,25 @@ public final class FileSystemCatalog {
   }
 
   public FileSystemTableOperations newTableOps(TableIdentifier ident) {
-    return new FileSystemTableOperations(io, tableLocation(ident), ident.toString());
+    return new FileSystemTableOperations(io, tableLocation(ident), ident.toString(), metadataCache);
   }
 
+  /** The parsed metadata shared by the tables of this catalog. */
+  public MetadataFileCache metadataCache() {
+    return metadataCache;
+  }
+
+  /**
+   * Whether {@code metadata/} holds a {@code *.metadata.json}: first the cheap way (the version the
+   * hint names exists; no {@code metadata/} at all), listing only when neither settles it.
+   */
   private boolean isTableDir(String dir) throws IOException {
+    if (new FileSystemTableOperations(io, dir, dir, metadataCache).hasHintedVersion()) {
+      return true;
+    }
+    if (!io.exists(dir + "/metadata")) {
+      return false;
+    }
     for (String name : io.listFileNames(dir + "/metadata")) {
       if (name.endsWith(".metadata.json")) {
         return true;
@@ -222,10 +243,13 @@ public final class FileSystemCatalog {
     }
   }
 
-  /** Loads a table's operations with current metadata; fails when the table does not exist. */
+  /**
+   * Loads a table's operations with current metadata; fails when the table does not exist, that is
+   * when no {@code v<N>.metadata.json} is found (refresh settles that without a {@link #tableExists}).
+   */
   public FileSystemTableOperations loadTable(TableIdentifier ident) {
     FileSystemTableOperations ops = newTableOps(ident);
-    if (!tableExists(ident) || ops.refresh() == null) {
+    if (ops.refresh() == null) {
       throw CatalogErrors.noSuchTable(ident);
     }
     return ops;
@@ -296,6 +320,7 @@ public final class FileSystemCatalog {
         TableFiles.deleteAllOutside(io, metadata, dir);
       }
     }
+    metadataCache.invalidate(dir);
     try {
       return io.deleteRecursively(dir);
     } catch (IOException e) {
@@ -316,6 +341,7 @@ public final class FileSystemCatalog {
     }
     String oldRoot = tableLocation(from);
     String newRoot = tableLocation(to);
+    metadataCache.invalidate(oldRoot);
     try {
       if (tableExists(to) || io.exists(newRoot)) {
         throw CatalogErrors.tableExists(to);

@@ -22,6 +22,10 @@ import java.util.regex.Pattern;
  * {@code version-hint.text} hint. A new version is written to a temporary file and published under
  * its final name with {@link FileIO#publishIfAbsent}, which fails if another writer got there first,
  * so two writers racing from the same base never both win and no version file is overwritten.
+ *
+ * <p>Parsed versions are shared through a {@link MetadataFileCache} (the catalog's, so that each
+ * load of an unchanged table does not parse its metadata again); after a commit the metadata just
+ * written is used as it is in memory, not read back, unless the publish outcome was ambiguous.
  */
 public final class FileSystemTableOperations implements TableOperations {
   private static final Pattern VERSION_FILE = Pattern.compile("v(\\d+)\\.metadata\\.json");
@@ -30,13 +34,19 @@ public final class FileSystemTableOperations implements TableOperations {
   private final FileIO io;
   private final String root;
   private final String name;
+  private final MetadataFileCache cache;
   private TableMetadata current;
   private int currentVersion = 0;
 
   public FileSystemTableOperations(FileIO io, String tableRoot, String tableName) {
+    this(io, tableRoot, tableName, new MetadataFileCache(1, MetadataFileCache.DEFAULT_MAX_BYTES));
+  }
+
+  public FileSystemTableOperations(FileIO io, String tableRoot, String tableName, MetadataFileCache cache) {
     this.io = io;
     this.root = stripTrailingSlash(tableRoot);
     this.name = tableName;
+    this.cache = cache;
   }
 
   static String stripTrailingSlash(String s) {
@@ -93,6 +103,15 @@ public final class FileSystemTableOperations implements TableOperations {
     return version;
   }
 
+  /**
+   * True when {@code version-hint.text} names a version file that exists: a cheap sign that this is
+   * a table, with no listing. False says nothing (no hint, or a stale one); list to be sure.
+   */
+  public boolean hasHintedVersion() {
+    int hinted = readHint();
+    return hinted > 0 && exists(versionFile(hinted));
+  }
+
   private boolean exists(String location) {
     try {
       return io.exists(location);
@@ -138,7 +157,7 @@ public final class FileSystemTableOperations implements TableOperations {
       return null;
     }
     if (version != currentVersion || current == null) {
-      current = TableMetadataParser.read(io, versionFile(version));
+      current = cache.read(io, root, versionFile(version));
       currentVersion = version;
     }
     return current;
@@ -161,19 +180,22 @@ public final class FileSystemTableOperations implements TableOperations {
     TableMetadata toWrite = TableMetadata.buildFrom(updated).withCommitId(commitId).build();
     String temp = metadataFileLocation(".floe-" + commitId + ".metadata.json.tmp");
     String target = versionFile(nextVersion);
-    writeTemp(toWrite, temp);
+    byte[] json = writeTemp(toWrite, temp);
+    TableMetadata committed;
     try {
       io.publishIfAbsent(temp, target);
+      committed = toWrite.withMetadataFileLocation(target);
     } catch (FileAlreadyExistsException e) {
       deleteQuietly(temp);
       throw new CommitFailedException("Cannot commit to table " + name + ": version " + nextVersion
           + " was published by another writer", e);
     } catch (IOException e) {
-      resolveAmbiguousPublish(commitId, target, temp, e);
+      committed = resolveAmbiguousPublish(commitId, target, temp, e);
     }
     deleteQuietly(temp);
     writeHint(nextVersion);
-    current = TableMetadataParser.read(io, target);
+    cache.put(root, json, committed);
+    current = committed;
     currentVersion = nextVersion;
     deleteRemovedMetadataFiles(latest, current);
   }
@@ -204,7 +226,8 @@ public final class FileSystemTableOperations implements TableOperations {
     }
   }
 
-  private void resolveAmbiguousPublish(String commitId, String target, String temp, IOException cause) {
+  /** After a publish error: the version at {@code target} as read back when it is ours, else a failure. */
+  private TableMetadata resolveAmbiguousPublish(String commitId, String target, String temp, IOException cause) {
     TableMetadata landed;
     try {
       if (!io.exists(target)) {
@@ -225,11 +248,15 @@ public final class FileSystemTableOperations implements TableOperations {
       throw new CommitFailedException("Cannot commit to table " + name + ": " + target
           + " was published by another writer", cause);
     }
+    return landed;
   }
 
-  private void writeTemp(TableMetadata metadata, String temp) {
+  /** Writes the new version's JSON to {@code temp}; returns the bytes written. */
+  private byte[] writeTemp(TableMetadata metadata, String temp) {
+    byte[] json = TableMetadataParser.toJsonBytes(metadata);
     try (OutputStream out = io.newOutputFile(temp).create()) {
-      out.write(TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8));
+      out.write(json);
+      return json;
     } catch (IOException e) {
       deleteQuietly(temp);
       throw new CommitFailedException("Cannot write new metadata for table " + name + " to " + temp, e);

@@ -110,7 +110,39 @@ public final class TableMetadata {
 
   /** This metadata, recorded as read from (or written to) {@code newLocation}; nothing else changes. */
   public TableMetadata withMetadataFileLocation(String newLocation) {
-    return new TableMetadata(TableMetadataBuilder.copyOf(this), newLocation);
+    return new TableMetadata(this, newLocation);
+  }
+
+  /** Shares {@code other}'s immutable state, which was checked when {@code other} was built. */
+  private TableMetadata(TableMetadata other, String metadataFileLocation) {
+    this.metadataFileLocation = metadataFileLocation;
+    this.formatVersion = other.formatVersion;
+    this.uuid = other.uuid;
+    this.location = other.location;
+    this.lastSequenceNumber = other.lastSequenceNumber;
+    this.lastUpdatedMillis = other.lastUpdatedMillis;
+    this.lastColumnId = other.lastColumnId;
+    this.currentSchemaId = other.currentSchemaId;
+    this.schemas = other.schemas;
+    this.defaultSpecId = other.defaultSpecId;
+    this.specs = other.specs;
+    this.lastAssignedPartitionId = other.lastAssignedPartitionId;
+    this.defaultSortOrderId = other.defaultSortOrderId;
+    this.sortOrders = other.sortOrders;
+    this.properties = other.properties;
+    this.currentSnapshotId = other.currentSnapshotId;
+    this.snapshots = other.snapshots;
+    this.refs = other.refs;
+    this.snapshotLog = other.snapshotLog;
+    this.previousFiles = other.previousFiles;
+    this.statisticsFiles = other.statisticsFiles;
+    this.partitionStatisticsFiles = other.partitionStatisticsFiles;
+    this.nextRowId = other.nextRowId;
+    this.commitId = other.commitId;
+    this.schemasById = other.schemasById;
+    this.specsById = other.specsById;
+    this.sortOrdersById = other.sortOrdersById;
+    this.snapshotsById = other.snapshotsById;
   }
 
   /** Where this metadata was read from; null for metadata built in memory and not yet written. */

@@ -1,7 +1,11 @@
 package io.floe.format.metadata;
 
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.InputFile;
 import io.floe.format.io.OutputFile;
@@ -10,6 +14,7 @@ import io.floe.format.partition.PartitionSpecParser;
 import io.floe.format.types.Schema;
 import io.floe.format.types.SchemaParser;
 import io.floe.format.util.JsonUtil;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,6 +36,11 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class TableMetadataParser {
   private TableMetadataParser() {}
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** Writes characters outside the BMP as 4-byte UTF-8, not as escaped surrogates: as the String does. */
+  private static final JsonFactory BYTES_FACTORY = JsonFactory.builder()
+      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
   static final String FORMAT_VERSION = "format-version";
   static final String TABLE_UUID = "table-uuid";
@@ -63,6 +73,20 @@ public final class TableMetadataParser {
 
   public static String toJson(TableMetadata metadata) {
     return JsonUtil.generate(gen -> toJson(metadata, gen));
+  }
+
+  /**
+   * The JSON as UTF-8 bytes, the same as {@code toJson(metadata).getBytes(UTF_8)}, generated straight
+   * into bytes: no intermediate String, which for a large table is most of the cost of writing it.
+   */
+  public static byte[] toJsonBytes(TableMetadata metadata) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+    try (JsonGenerator gen = BYTES_FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
+      toJson(metadata, gen);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write metadata JSON", e);
+    }
+    return out.toByteArray();
   }
 
   public static void toJson(TableMetadata m, JsonGenerator gen) throws IOException {
@@ -161,7 +185,7 @@ public final class TableMetadataParser {
 
   /** Writes the metadata to a new file (gzip when the name has {@code .gz.}); fails if it exists. */
   public static void write(TableMetadata metadata, OutputFile out) {
-    byte[] json = toJson(metadata).getBytes(StandardCharsets.UTF_8);
+    byte[] json = toJsonBytes(metadata);
     try (OutputStream stream = out.create();
         OutputStream target = isGzip(out.location()) ? new GZIPOutputStream(stream) : stream) {
       target.write(json);
@@ -172,24 +196,35 @@ public final class TableMetadataParser {
 
   /** Reads a metadata file; the result's {@link TableMetadata#metadataFileLocation()} is {@code location}. */
   public static TableMetadata read(FileIO io, String location) {
+    return fromJson(location, readJsonBytes(io, location));
+  }
+
+  /** The JSON bytes of a metadata file, unzipped when the name says gzip; nothing is parsed. */
+  public static byte[] readJsonBytes(FileIO io, String location) {
     InputFile in = io.newInputFile(location);
-    byte[] bytes;
     try (InputStream stream = in.newStream();
         InputStream source = isGzip(location) ? new GZIPInputStream(stream) : stream) {
-      bytes = source.readAllBytes();
+      return source.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read metadata file " + location, e);
     }
-    return fromJson(location, new String(bytes, StandardCharsets.UTF_8));
   }
 
   /** Parses metadata JSON read from {@code location} (named in errors; may be null for in-memory JSON). */
   public static TableMetadata fromJson(String location, String json) {
+    return fromJson(location, json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Parses UTF-8 metadata JSON read from {@code location}. Jackson reads the bytes directly: decoding
+   * a large file into a String first would copy it twice for nothing.
+   */
+  public static TableMetadata fromJson(String location, byte[] json) {
     JsonNode node;
     try {
-      node = JsonUtil.parse(json);
-    } catch (IllegalArgumentException e) {
-      throw error(location, "invalid JSON: " + e.getMessage(), e);
+      node = MAPPER.readTree(json);
+    } catch (IOException e) {
+      throw error(location, "invalid JSON: Cannot parse JSON: " + e.getMessage(), e);
     }
     if (node == null || !node.isObject()) {
       throw error(location, "not a JSON object", null);
