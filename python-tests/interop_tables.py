@@ -1,4 +1,5 @@
-"""Shared by the interop tests: a table with every type Floe supports, and row comparison.
+"""Shared by the interop tests: a table with every type Floe supports, row comparison, and where
+a table lives in the shared warehouse and what Floe's last scan of it read.
 
 Rows are compared value by value after a normalization that makes the readers' Python values
 comparable: time-zone-aware timestamps in UTC, NaN as a marker, maps as sorted entry tuples.
@@ -7,12 +8,17 @@ comparable: time-zone-aware timestamps in UTC, NaN as a marker, maps as sorted e
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+import floe
+
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import pyarrow as pa
     from pyspark.sql import SparkSession
     from pyspark.sql.types import DataType
@@ -93,6 +99,18 @@ BATCHES: tuple[tuple[str, ...], ...] = (
         ),
     ),
 )
+
+
+def table_location(warehouse: Path, namespace: str, table: str) -> str:
+    """The URI of ``namespace.table``'s directory in the warehouse (Floe's and Iceberg's layout)."""
+    return f"{floe.warehouse_uri(str(warehouse))}/{namespace}/{table}"
+
+
+def scan_report(spark: SparkSession, table: str) -> dict[str, int]:
+    """Floe's counts of its last scan of ``table`` (``floe.<ns>.<t>``): files, manifests, ..."""
+    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
+    parsed: dict[str, int] = json.loads(str(report))
+    return parsed
 
 
 def create_all_types_table(

@@ -77,6 +77,16 @@ def _expire(spark: SparkSession, table: str, args: str) -> dict[str, int]:
     return out
 
 
+def _snapshot_ids(location: str) -> list[int]:
+    return [s["snapshot-id"] for s in inspect.load_table_metadata(location)["snapshots"]]
+
+
+def _three_appends(spark: SparkSession, name: str) -> None:
+    spark.sql(f"CREATE TABLE {name} (id BIGINT)")
+    for k in range(3):
+        spark.sql(f"INSERT INTO {name} VALUES ({k})")
+
+
 def _history(spark: SparkSession, name: str) -> None:
     spark.sql(
         f"CREATE TABLE {name} (id BIGINT, p STRING) PARTITIONED BY (p) "
@@ -98,16 +108,13 @@ def test_counts_by_kind_match_the_files_that_disappeared(
     before_rows = spark_rows(spark, name)
     kinds = _kind_by_file(location)
     on_disk = _files_on_disk(location)
-    metadata = inspect.load_table_metadata(location)
-    current = metadata["current-snapshot-id"]
+    current = inspect.load_table_metadata(location)["current-snapshot-id"]
 
     counts = _expire(spark, f"{namespace}.t", f"older_than => {FUTURE}, retain_last => 1")
 
     assert list(counts) == list(COLUMNS)
     gone = on_disk - _files_on_disk(location)
-    expected = {f"deleted_{kind}_count": 0 for kind in ("data_files", "position_delete_files",
-                                                          "equality_delete_files", "manifest_files",
-                                                          "manifest_lists", "statistics_files")}
+    expected = dict.fromkeys(COLUMNS, 0)
     for path in gone:
         expected[f"deleted_{kinds[path]}_count"] += 1
     assert counts == expected
@@ -115,8 +122,7 @@ def test_counts_by_kind_match_the_files_that_disappeared(
 
     assert counts["deleted_position_delete_files_count"] == 1
     assert counts["deleted_manifest_lists_count"] == 4
-    after = inspect.load_table_metadata(location)
-    assert [s["snapshot-id"] for s in after["snapshots"]] == [current]
+    assert _snapshot_ids(location) == [current]
     assert spark_rows(spark, name) == before_rows
     # every file the retained snapshot reaches is still there
     assert set(_kind_by_file(location)) <= _files_on_disk(location)
@@ -128,8 +134,7 @@ def test_retained_snapshots_read_the_same_and_expired_ones_fail_clearly(
     name = f"floe.{namespace}.t"
     location = _location(warehouse, namespace)
     _history(spark, name)
-    metadata = inspect.load_table_metadata(location)
-    ids = [s["snapshot-id"] for s in metadata["snapshots"]]
+    ids = _snapshot_ids(location)
     kept = {sid: spark_rows(spark, f"SELECT * FROM {name} VERSION AS OF {sid}") for sid in ids[-2:]}
     _expire(spark, f"{namespace}.t", f"older_than => {FUTURE}, retain_last => 2")
     for sid, rows in kept.items():
@@ -143,18 +148,15 @@ def test_positional_arguments_and_explicit_snapshot_ids(
 ) -> None:
     name = f"floe.{namespace}.t"
     location = _location(warehouse, namespace)
-    spark.sql(f"CREATE TABLE {name} (id BIGINT)")
-    for k in range(3):
-        spark.sql(f"INSERT INTO {name} VALUES ({k})")
-    ids = [s["snapshot-id"] for s in inspect.load_table_metadata(location)["snapshots"]]
+    _three_appends(spark, name)
+    ids = _snapshot_ids(location)
     # table, older_than, retain_last, max_concurrent_deletes, stream_results, snapshot_ids
     row = spark.sql(
         f"CALL floe.system.expire_snapshots('{namespace}.t', "
         f"TIMESTAMP '1970-01-02 00:00:00', 1, 2, false, array({ids[1]}L))"
     ).collect()[0]
     assert row.deleted_manifest_lists_count == 1
-    assert [s["snapshot-id"] for s in inspect.load_table_metadata(location)["snapshots"]] == [
-        ids[0], ids[2]]
+    assert _snapshot_ids(location) == [ids[0], ids[2]]
     assert sorted(r.id for r in spark.table(name).collect()) == [0, 1, 2]
     for bad in ("retain_last => 0", "max_concurrent_deletes => 0"):
         with pytest.raises(Exception, match=bad.split(" ")[0]):
@@ -177,7 +179,7 @@ def test_tags_written_by_iceberg_keep_their_files(
     name = f"floe.{namespace}.t"
     location = _location(warehouse, namespace)
     _history(spark, name)
-    ids = [s["snapshot-id"] for s in inspect.load_table_metadata(location)["snapshots"]]
+    ids = _snapshot_ids(location)
     tagged_rows = spark_rows(spark, f"SELECT * FROM {name} VERSION AS OF {ids[1]}")
     _tag_with_iceberg(spark, f"{iceberg}.{namespace}.t", "v1", ids[1])
     tagged_files = {f["file_path"] for f in inspect.table_files(location, ids[1])}
@@ -200,7 +202,7 @@ def test_gc_disabled_is_refused(spark: SparkSession, namespace: str, warehouse: 
     spark.sql(f"INSERT INTO {name} VALUES (2)")
     with pytest.raises(Exception, match=r"gc\.enabled"):
         _expire(spark, f"{namespace}.t", f"older_than => {FUTURE}, retain_last => 1")
-    assert len(inspect.load_table_metadata(_location(warehouse, namespace))["snapshots"]) == 2
+    assert len(_snapshot_ids(_location(warehouse, namespace))) == 2
 
 
 def test_metadata_pointing_outside_is_refused_with_zero_deletions(
@@ -208,9 +210,7 @@ def test_metadata_pointing_outside_is_refused_with_zero_deletions(
 ) -> None:
     name = f"floe.{namespace}.t"
     location = _location(warehouse, namespace)
-    spark.sql(f"CREATE TABLE {name} (id BIGINT)")
-    for k in range(3):
-        spark.sql(f"INSERT INTO {name} VALUES ({k})")
+    _three_appends(spark, name)
     victim = tmp_path / "someone-elses.stats"
     victim.write_bytes(b"precious")
     metadata_path = inspect.metadata_file(location)

@@ -9,16 +9,21 @@ skips, saying why, when the Iceberg runtime jar cannot be downloaded (see confte
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from interop_tables import BATCHES, create_all_types_table, insert_batch, spark_rows
+from interop_tables import (
+    BATCHES,
+    create_all_types_table,
+    insert_batch,
+    scan_report,
+    spark_rows,
+    table_location,
+)
 
-import floe
 import floe.inspect as inspect
 from floe.inspect._paths import local_path
 
@@ -50,16 +55,6 @@ FILTERS = (
 #: matching no comparison and prune files that hold only NaN here (on its own tables too), so
 #: these filters are checked through Floe alone.
 FLOE_ONLY_FILTERS = ("f > 1.0", "d > 1.0", "st.inner.z > 0")
-
-
-def _location(warehouse: Path, namespace: str, table: str) -> str:
-    return f"{floe.warehouse_uri(str(warehouse))}/{namespace}/{table}"
-
-
-def _scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] = json.loads(str(report))
-    return parsed
 
 
 def _without_metadata(data_type: DataType) -> DataType:
@@ -168,7 +163,7 @@ def test_iceberg_metadata_tables_on_floe_table(
     spark: SparkSession, iceberg: str, namespace: str, warehouse: Path
 ) -> None:
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     create_all_types_table(spark, floe_name, partitioned=True)
     for batch in BATCHES:
         insert_batch(spark, floe_name, batch)
@@ -272,7 +267,7 @@ def test_floe_reads_table_iceberg_wrote(spark: SparkSession, iceberg: str, names
     in_a = sum(r.partition.p == "a" for r in files)
     assert 0 < in_a < len(files)
     spark.sql(f"SELECT * FROM {floe_name} WHERE p = 'a'").collect()
-    assert _scan_report(spark, floe_name)["result-data-files"] == in_a
+    assert scan_report(spark, floe_name)["result-data-files"] == in_a
 
 
 # --- both write --------------------------------------------------------------------------------
@@ -288,7 +283,7 @@ def test_alternating_appends_stay_visible_to_both(
     creator: str,
 ) -> None:
     names = {"floe": f"floe.{namespace}.t", "iceberg": f"{iceberg}.{namespace}.t"}
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     using = "USING iceberg" if creator == "iceberg" else ""
     spark.sql(
         f"CREATE TABLE {names[creator]} (id BIGINT, who STRING, p STRING) {using} "
@@ -365,7 +360,7 @@ def test_iceberg_maintenance_on_floe_table(
     spark: SparkSession, iceberg: str, namespace: str, warehouse: Path
 ) -> None:
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     spark.sql(f"CREATE TABLE {floe_name} (id BIGINT, s STRING, p STRING) PARTITIONED BY (p)")
     for k in range(4):
         spark.sql(f"INSERT INTO {floe_name} VALUES ({2 * k}, 's{k}', 'a'), ({2 * k + 1}, 'x', 'b')")
@@ -380,7 +375,7 @@ def test_iceberg_maintenance_on_floe_table(
     assert rewritten.added_data_files_count == 2
     assert spark_rows(spark, floe_name) == before
     spark.sql(f"SELECT * FROM {floe_name} WHERE p = 'a'").collect()
-    assert _scan_report(spark, floe_name)["result-data-files"] == 1
+    assert scan_report(spark, floe_name)["result-data-files"] == 1
     metadata = inspect.load_table_metadata(location)
     assert metadata["snapshots"][-1]["summary"]["operation"] == "replace"
 

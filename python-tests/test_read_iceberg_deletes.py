@@ -11,7 +11,6 @@ why, when the Iceberg runtime jar is unavailable.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from interop_tables import spark_rows
+from interop_tables import scan_report, spark_rows, table_location
 
-import floe
 import floe.inspect as inspect
 from floe.inspect._paths import local_path
 
@@ -38,16 +36,6 @@ MERGE_ON_READ = {
     "write.merge.mode": "merge-on-read",
 }
 COPY_ON_WRITE = {key: "copy-on-write" for key in MERGE_ON_READ}
-
-
-def _location(warehouse: Path, namespace: str, table: str) -> str:
-    return f"{floe.warehouse_uri(str(warehouse))}/{namespace}/{table}"
-
-
-def _scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] = json.loads(str(report))
-    return parsed
 
 
 def _create(
@@ -156,7 +144,7 @@ def test_floe_reads_iceberg_v2_position_deletes(
     spark: SparkSession, iceberg: str, namespace: str, warehouse: Path, partitioned: bool
 ) -> None:
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     model = _create(spark, iceberg_name, 2, partitioned, MERGE_ON_READ)
     _rounds(spark, iceberg_name, floe_name, model, location)
 
@@ -171,7 +159,7 @@ def test_floe_reads_iceberg_v2_position_deletes(
     # Iceberg merges a file's earlier file-scoped deletes into each new delete file it writes
     assert max(per_data_file.values()) == 1
     spark.sql(f"SELECT * FROM {floe_name}").collect()
-    assert _scan_report(spark, floe_name)["result-delete-files"] >= len(deletes)
+    assert scan_report(spark, floe_name)["result-delete-files"] >= len(deletes)
     _assert_pyiceberg_reads(location, spark_rows(spark, floe_name))
 
 
@@ -180,7 +168,7 @@ def test_floe_reads_iceberg_partition_scoped_position_deletes(
 ) -> None:
     """One delete file lists rows of several data files: each data file takes only its own."""
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     properties = {**MERGE_ON_READ, "write.delete.granularity": "partition"}
     model = _create(spark, iceberg_name, 2, True, properties)
     _rounds(spark, iceberg_name, floe_name, model, location)
@@ -199,7 +187,7 @@ def test_floe_reads_iceberg_v3_deletion_vectors(
     spark: SparkSession, iceberg: str, namespace: str, warehouse: Path, partitioned: bool
 ) -> None:
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     model = _create(spark, iceberg_name, 3, partitioned, MERGE_ON_READ)
     _rounds(spark, iceberg_name, floe_name, model, location)
 
@@ -218,7 +206,7 @@ def test_floe_reads_iceberg_v3_deletion_vectors(
     if partitioned:
         assert max(Counter(f["file_path"] for f in dvs).values()) > 1
     spark.sql(f"SELECT * FROM {floe_name}").collect()
-    assert _scan_report(spark, floe_name)["result-delete-files"] == len(dvs)
+    assert scan_report(spark, floe_name)["result-delete-files"] == len(dvs)
     _assert_pyiceberg_reads(location, spark_rows(spark, floe_name))
 
 
@@ -227,7 +215,7 @@ def test_floe_reads_iceberg_copy_on_write_changes(
     spark: SparkSession, iceberg: str, namespace: str, warehouse: Path, version: int
 ) -> None:
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     model = _create(spark, iceberg_name, version, True, COPY_ON_WRITE)
     _rounds(spark, iceberg_name, floe_name, model, location)
     assert _delete_files(location) == []
@@ -256,7 +244,7 @@ def test_floe_reads_position_deletes_without_field_ids_by_exact_path(
     exactly its ``file_path``; another spelling of the same file (``file:///`` for ``file:/``)
     deletes nothing."""
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     model = _create(spark, iceberg_name, 2, False, MERGE_ON_READ)
     data_files = sorted(
         (f for f in inspect.table_files(location) if f["content"] == 0),
@@ -293,4 +281,4 @@ def test_floe_reads_position_deletes_without_field_ids_by_exact_path(
     expected = {i: v for i, v in model.items() if i not in deleted}
     got = spark_rows(spark, floe_name)
     assert got == sorted(((i, d, p) for i, (d, p) in expected.items()), key=repr)
-    assert _scan_report(spark, floe_name)["result-delete-files"] == len(data_files)
+    assert scan_report(spark, floe_name)["result-delete-files"] == len(data_files)

@@ -109,6 +109,14 @@ def expire_in_metadata_only(table_location: str) -> None:
     (current.parent / "version-hint.text").write_text(str(version))
 
 
+def one_row_table(spark: SparkSession, warehouse: Path, namespace: str) -> tuple[str, str]:
+    """Creates floe.<ns>.t (id BIGINT) holding the row 1; returns its name and location."""
+    name = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {name} (id BIGINT)")
+    spark.sql(f"INSERT INTO {name} VALUES (1)")
+    return name, location(warehouse, namespace, "t")
+
+
 def rows(spark: SparkSession, table: str) -> list[tuple[Any, ...]]:
     return sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {table}").collect())
 
@@ -224,10 +232,7 @@ def test_in_flight_writer_survives_the_default(
 def test_short_interval_needs_the_explicit_flag(
     spark: SparkSession, namespace: str, warehouse: Path
 ) -> None:
-    name = f"floe.{namespace}.t"
-    loc = location(warehouse, namespace, "t")
-    spark.sql(f"CREATE TABLE {name} (id BIGINT)")
-    spark.sql(f"INSERT INTO {name} VALUES (1)")
+    name, loc = one_row_table(spark, warehouse, namespace)
     age(loc)
     two_hours = plant(loc, "data/two-hours.parquet", time.time() - 7200)
     with pytest.raises(Exception, match="less than 24 hours ago") as refused:
@@ -245,9 +250,7 @@ def test_short_interval_needs_the_explicit_flag(
 def test_location_outside_the_table_is_refused(
     spark: SparkSession, namespace: str, warehouse: Path
 ) -> None:
-    loc = location(warehouse, namespace, "t")
-    spark.sql(f"CREATE TABLE floe.{namespace}.t (id BIGINT)")
-    spark.sql(f"INSERT INTO floe.{namespace}.t VALUES (1)")
+    _, loc = one_row_table(spark, warehouse, namespace)
     spark.sql(f"CREATE TABLE floe.{namespace}.t2 (id BIGINT)")
     age(loc)
     in_data = plant(loc, "data/orphan.parquet")
@@ -275,10 +278,7 @@ def test_prefix_mismatch_is_an_error_by_default(
     spark: SparkSession, namespace: str, warehouse: Path
 ) -> None:
     """A file the metadata names under another authority is the same path, maybe the same file."""
-    name = f"floe.{namespace}.t"
-    loc = location(warehouse, namespace, "t")
-    spark.sql(f"CREATE TABLE {name} (id BIGINT)")
-    spark.sql(f"INSERT INTO {name} VALUES (1)")
+    _, loc = one_row_table(spark, warehouse, namespace)
     current = inspect.metadata_file(loc)
     root = local_path(loc).resolve()
     stats = plant(loc, "metadata/stats.puffin")
@@ -330,10 +330,7 @@ def test_table_written_by_iceberg(
 def test_symbolic_link_out_of_the_table_deletes_nothing_outside(
     spark: SparkSession, namespace: str, warehouse: Path, tmp_path: Path
 ) -> None:
-    name = f"floe.{namespace}.t"
-    loc = location(warehouse, namespace, "t")
-    spark.sql(f"CREATE TABLE {name} (id BIGINT)")
-    spark.sql(f"INSERT INTO {name} VALUES (1)")
+    name, loc = one_row_table(spark, warehouse, namespace)
     outside = tmp_path / "outside"
     outside.mkdir()
     victim = outside / "victim.parquet"

@@ -70,6 +70,15 @@ def _call(spark: SparkSession, args: str) -> dict[str, int]:
     return {k: int(v) for k, v in row.asDict().items()}
 
 
+def _partial_progress_args(namespace: str, partial_progress: bool) -> str:
+    """Arguments that rewrite every group of two or more files, committing each group on its own
+    when ``partial_progress``."""
+    return (
+        f"table => '{namespace}.t', options => map('min-input-files', '2', "
+        f"'partial-progress.enabled', '{str(partial_progress).lower()}')"
+    )
+
+
 def _data_files(table_location: str) -> list[dict[str, Any]]:
     return [f for f in inspect.table_files(table_location) if f["content"] == 0]
 
@@ -214,11 +223,7 @@ def test_partitioned_table_keeps_partitions(
     before = _rows(spark, name)
 
     commits_before = len(snapshots(loc))
-    result = _call(
-        spark,
-        f"table => '{namespace}.t', options => map('min-input-files', '2', "
-        f"'partial-progress.enabled', '{str(partial_progress).lower()}')",
-    )
+    result = _call(spark, _partial_progress_args(namespace, partial_progress))
 
     assert result["rewritten_data_files_count"] == 6
     assert result["added_data_files_count"] == 2
@@ -246,13 +251,7 @@ def test_concurrent_delete_does_not_resurrect_rows(
 
     def rewrite() -> None:
         try:
-            outcome.append(
-                _call(
-                    spark,
-                    f"table => '{namespace}.t', options => map('min-input-files', '2', "
-                    f"'partial-progress.enabled', '{str(partial_progress).lower()}')",
-                )
-            )
+            outcome.append(_call(spark, _partial_progress_args(namespace, partial_progress)))
         except Exception as e:
             outcome.append(e)
 

@@ -8,29 +8,18 @@ runtime stay the same; the procedure also works on a table Iceberg wrote.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from interop_tables import scan_report, table_location
 
-import floe
 import floe.inspect as inspect
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 TARGET_SIZE = "commit.manifest.target-size-bytes"
-
-
-def _location(warehouse: Path, namespace: str, table: str) -> str:
-    return f"{floe.warehouse_uri(str(warehouse))}/{namespace}/{table}"
-
-
-def _scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] = json.loads(str(report))
-    return parsed
 
 
 def _rows(spark: SparkSession, query: str) -> list[tuple[Any, ...]]:
@@ -87,7 +76,7 @@ def test_rewrite_clusters_manifests_and_keeps_rows(
     spark: SparkSession, namespace: str, warehouse: Path
 ) -> None:
     table = f"floe.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     spark.sql(f"CREATE TABLE {table} (id BIGINT, p STRING) PARTITIONED BY (p)")
     _append_one_by_one(spark, table, partitions=8, rounds=2)
     before_rows = _rows(spark, f"SELECT * FROM {table}")
@@ -97,7 +86,7 @@ def test_rewrite_clusters_manifests_and_keeps_rows(
     assert len(manifests) == 16
     filtered = f"SELECT * FROM {table} WHERE p = 'p5'"
     filtered_rows = _rows(spark, filtered)
-    assert _scan_report(spark, table)["scanned-manifests"] == 2
+    assert scan_report(spark, table)["scanned-manifests"] == 2
 
     # about four manifests' worth of bytes: 16 entries sorted by partition, 4 per manifest
     total = sum(int(m["manifest_length"]) for m in manifests)
@@ -121,7 +110,7 @@ def test_rewrite_clusters_manifests_and_keeps_rows(
 
     assert _rows(spark, f"SELECT * FROM {table}") == before_rows
     assert _rows(spark, filtered) == filtered_rows
-    report = _scan_report(spark, table)
+    report = scan_report(spark, table)
     assert report["scanned-manifests"] == 1
     assert report["skipped-manifests"] == 3
 
@@ -154,7 +143,7 @@ def test_iceberg_runtime_and_pyiceberg_read_the_rewritten_table(
     spark: SparkSession, iceberg: str, namespace: str, warehouse: Path
 ) -> None:
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     spark.sql(f"CREATE TABLE {floe_name} (id BIGINT, p STRING) PARTITIONED BY (p)")
     _append_one_by_one(spark, floe_name, partitions=3, rounds=3)
     spark.sql(f"DELETE FROM {floe_name} WHERE id = 4")
@@ -177,7 +166,7 @@ def test_rewrite_on_a_table_iceberg_wrote(
     spark: SparkSession, iceberg: str, namespace: str, warehouse: Path
 ) -> None:
     floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
-    location = _location(warehouse, namespace, "t")
+    location = table_location(warehouse, namespace, "t")
     spark.sql(f"CREATE TABLE {iceberg_name} (id BIGINT, p STRING) USING iceberg PARTITIONED BY (p)")
     _append_one_by_one(spark, iceberg_name, partitions=3, rounds=2)
     rows = _rows(spark, f"SELECT * FROM {iceberg_name}")

@@ -30,12 +30,15 @@ def _metadata(warehouse: Path, namespace: str, name: str = "t") -> dict[str, Any
     return inspect.load_table_metadata(f"{floe.warehouse_uri(str(warehouse))}/{namespace}/{name}")
 
 
+def _snapshots(warehouse: Path, namespace: str, name: str = "t") -> list[dict[str, Any]]:
+    """The table's snapshots, oldest first."""
+    snapshots = _metadata(warehouse, namespace, name)["snapshots"]
+    return sorted(snapshots, key=lambda s: s["timestamp-ms"])
+
+
 def _snapshot_ids(warehouse: Path, namespace: str, name: str = "t") -> list[int]:
     """Snapshot ids, oldest first."""
-    snapshots = sorted(
-        _metadata(warehouse, namespace, name)["snapshots"], key=lambda s: s["timestamp-ms"]
-    )
-    return [s["snapshot-id"] for s in snapshots]
+    return [s["snapshot-id"] for s in _snapshots(warehouse, namespace, name)]
 
 
 def _ids(spark: SparkSession, table: str) -> list[int]:
@@ -164,10 +167,7 @@ def test_rollback_to_timestamp(
 ) -> None:
     from pyspark.errors import AnalysisException
 
-    snapshots = sorted(
-        _metadata(warehouse, namespace)["snapshots"], key=lambda s: s["timestamp-ms"]
-    )
-    first, second, third = snapshots
+    first, second, third = _snapshots(warehouse, namespace)
     # strictly older than the third snapshot's time: the second one
     out = spark.sql(
         f"CALL floe.system.rollback_to_timestamp(table => '{namespace}.t', "
@@ -192,9 +192,7 @@ def test_rollback_to_timestamp(
 def test_ancestors_of(spark: SparkSession, warehouse: Path, namespace: str, table: str) -> None:
     from pyspark.errors import AnalysisException
 
-    snapshots = sorted(
-        _metadata(warehouse, namespace)["snapshots"], key=lambda s: s["timestamp-ms"]
-    )
+    snapshots = _snapshots(warehouse, namespace)
     out = spark.sql(f"CALL floe.system.ancestors_of('{table}')")
     assert out.columns == ["snapshot_id", "timestamp"]
     assert [tuple(r) for r in out.collect()] == [

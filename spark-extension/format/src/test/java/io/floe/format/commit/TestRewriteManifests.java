@@ -184,7 +184,8 @@ public class TestRewriteManifests {
   public void concurrentAppendDuringTheRewriteIsKept() throws IOException {
     FileSystemTableOperations ops = table(2, false);
     DataFile late = CommitFixtures.dataFile(ops.refresh(), "eu", 7);
-    TableOperations racing = new RacingOps(ops, () -> new AppendFiles(ops).appendFile(late).commit());
+    TableOperations racing =
+        ForwardingTableOperations.racing(ops, () -> new AppendFiles(ops).appendFile(late).commit());
 
     RewriteManifests.Result result = new RewriteManifests(racing).commit();
 
@@ -205,7 +206,8 @@ public class TestRewriteManifests {
   public void concurrentAppendThatDropsAReplacedManifestIsReplanned() throws IOException {
     FileSystemTableOperations ops = table(2);
     DataFile late = CommitFixtures.dataFile(ops.refresh(), "eu", 7);
-    TableOperations racing = new RacingOps(ops, () -> new AppendFiles(ops).appendFile(late).commit());
+    TableOperations racing =
+        ForwardingTableOperations.racing(ops, () -> new AppendFiles(ops).appendFile(late).commit());
 
     RewriteManifests.Result result = new RewriteManifests(racing).commit();
 
@@ -222,7 +224,8 @@ public class TestRewriteManifests {
   public void concurrentDeleteOfARewrittenFileIsReplannedNotResurrected() throws IOException {
     FileSystemTableOperations ops = table(2);
     String victim = liveEntries(ops, ops.refresh().currentSnapshot()).keySet().iterator().next();
-    TableOperations racing = new RacingOps(ops, () -> new OverwriteFiles(ops).deleteFile(victim).commit());
+    TableOperations racing =
+        ForwardingTableOperations.racing(ops, () -> new OverwriteFiles(ops).deleteFile(victim).commit());
 
     new RewriteManifests(racing).commit();
 
@@ -302,51 +305,5 @@ public class TestRewriteManifests {
 
   private static ManifestEntry entry(TableMetadata metadata, String region) {
     return new ManifestEntry(ManifestEntry.Status.EXISTING, 1L, 1L, 1L, CommitFixtures.dataFile(metadata, region, 1));
-  }
-
-  /** Runs {@code race} (another writer's commit) right before the first commit goes through. */
-  private static final class RacingOps implements TableOperations {
-    private final FileSystemTableOperations delegate;
-    private Runnable race;
-
-    RacingOps(FileSystemTableOperations delegate, Runnable race) {
-      this.delegate = delegate;
-      this.race = race;
-    }
-
-    @Override
-    public TableMetadata current() {
-      return delegate.current();
-    }
-
-    @Override
-    public TableMetadata refresh() {
-      return delegate.refresh();
-    }
-
-    @Override
-    public void commit(TableMetadata base, TableMetadata updated) {
-      if (race != null) {
-        Runnable r = race;
-        race = null;
-        r.run();
-      }
-      delegate.commit(base, updated);
-    }
-
-    @Override
-    public FileIO io() {
-      return delegate.io();
-    }
-
-    @Override
-    public String tableName() {
-      return delegate.tableName();
-    }
-
-    @Override
-    public String metadataRoot() {
-      return delegate.metadataRoot();
-    }
   }
 }

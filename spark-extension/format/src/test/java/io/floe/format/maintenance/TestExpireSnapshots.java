@@ -9,6 +9,7 @@ import static org.junit.Assert.fail;
 
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.CommitStateUnknownException;
+import io.floe.format.commit.ForwardingTableOperations;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.io.FileIO;
@@ -179,7 +180,7 @@ public class TestExpireSnapshots {
 
   @Test
   public void nothingIsDeletedAfterAnUnknownCommitOutcome() {
-    TableOperations unknown = new DelegatingOps(table.ops) {
+    TableOperations unknown = new ForwardingTableOperations(table.ops) {
       @Override
       public void commit(TableMetadata base, TableMetadata updated) {
         throw new CommitStateUnknownException("storage timed out", null);
@@ -200,18 +201,8 @@ public class TestExpireSnapshots {
   public void aConcurrentCommitIsKeptAndTheExpiryRecomputed() throws Exception {
     DataFile late = table.dataFile();
     touch(late.path());
-    TableOperations racing = new DelegatingOps(table.ops) {
-      private boolean raced;
-
-      @Override
-      public void commit(TableMetadata base, TableMetadata updated) {
-        if (!raced) {
-          raced = true;
-          new AppendFiles(table.ops).appendFile(late).commit();
-        }
-        super.commit(base, updated);
-      }
-    };
+    TableOperations racing =
+        ForwardingTableOperations.racing(table.ops, () -> new AppendFiles(table.ops).appendFile(late).commit());
     new ExpireSnapshots(racing).now(ts(4) + 10).expireOlderThan(ts(3)).commit();
     TableMetadata m = table.current();
     assertEquals(3, m.snapshots().size());
@@ -279,44 +270,5 @@ public class TestExpireSnapshots {
     assertEquals(5, counts.manifestLists());
     assertTrue(exists(files.get(0).path()));
     assertFalse(exists(files.get(1).path()));
-  }
-
-  /** Forwards to real table operations; tests override commit. */
-  private static class DelegatingOps implements TableOperations {
-    private final TableOperations delegate;
-
-    DelegatingOps(TableOperations delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public TableMetadata current() {
-      return delegate.current();
-    }
-
-    @Override
-    public TableMetadata refresh() {
-      return delegate.refresh();
-    }
-
-    @Override
-    public void commit(TableMetadata base, TableMetadata updated) {
-      delegate.commit(base, updated);
-    }
-
-    @Override
-    public FileIO io() {
-      return delegate.io();
-    }
-
-    @Override
-    public String tableName() {
-      return delegate.tableName();
-    }
-
-    @Override
-    public String metadataRoot() {
-      return delegate.metadataRoot();
-    }
   }
 }

@@ -18,24 +18,21 @@ import org.apache.spark.sql.types.StructType;
 final class EntriesTable extends MetadataTable {
   private final ContentFileRows files;
   private final ReadableMetrics metrics;
-  private final StructType schema;
 
   EntriesTable(MetadataTableSource source) {
-    super(source, "entries");
-    this.files = new ContentFileRows(source.metadata());
-    this.metrics = new ReadableMetrics(source.metadata().schema());
-    this.schema = new StructType()
+    this(source, new ContentFileRows(source.metadata()), new ReadableMetrics(source.metadata().schema()));
+  }
+
+  private EntriesTable(MetadataTableSource source, ContentFileRows files, ReadableMetrics metrics) {
+    super(source, "entries", new StructType()
         .add("status", DataTypes.IntegerType, false)
         .add("snapshot_id", DataTypes.LongType, true)
         .add("sequence_number", DataTypes.LongType, true)
         .add("file_sequence_number", DataTypes.LongType, true)
         .add("data_file", files.schema(), false)
-        .add("readable_metrics", metrics.sparkType(), true);
-  }
-
-  @Override
-  public StructType schema() {
-    return schema;
+        .add("readable_metrics", metrics.sparkType(), true));
+    this.files = files;
+    this.metrics = metrics;
   }
 
   @Override

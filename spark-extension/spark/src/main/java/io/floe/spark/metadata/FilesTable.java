@@ -29,20 +29,19 @@ final class FilesTable extends MetadataTable {
   private final boolean allSnapshots;
   private final ContentFileRows files;
   private final ReadableMetrics metrics;
-  private final StructType schema;
 
   FilesTable(MetadataTableSource source, String type, Kind kind, boolean allSnapshots) {
-    super(source, type);
-    this.kind = kind;
-    this.allSnapshots = allSnapshots;
-    this.files = new ContentFileRows(source.metadata());
-    this.metrics = new ReadableMetrics(source.metadata().schema());
-    this.schema = files.schema().add("readable_metrics", metrics.sparkType(), true);
+    this(source, type, kind, allSnapshots, new ContentFileRows(source.metadata()),
+        new ReadableMetrics(source.metadata().schema()));
   }
 
-  @Override
-  public StructType schema() {
-    return schema;
+  private FilesTable(MetadataTableSource source, String type, Kind kind, boolean allSnapshots,
+      ContentFileRows files, ReadableMetrics metrics) {
+    super(source, type, files.schema().add("readable_metrics", metrics.sparkType(), true));
+    this.kind = kind;
+    this.allSnapshots = allSnapshots;
+    this.files = files;
+    this.metrics = metrics;
   }
 
   @Override

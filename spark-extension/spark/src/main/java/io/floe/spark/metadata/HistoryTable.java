@@ -2,13 +2,14 @@ package io.floe.spark.metadata;
 
 import static io.floe.spark.metadata.CatalystValues.micros;
 
+import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotLogEntry;
 import io.floe.format.metadata.TableMetadata;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
@@ -27,18 +28,15 @@ final class HistoryTable extends MetadataTable {
       .add("is_current_ancestor", DataTypes.BooleanType, false);
 
   HistoryTable(MetadataTableSource source) {
-    super(source, "history");
-  }
-
-  @Override
-  public StructType schema() {
-    return SCHEMA;
+    super(source, "history", SCHEMA);
   }
 
   @Override
   List<InternalRow> rows() {
     TableMetadata metadata = source().metadata();
-    Set<Long> ancestors = ancestors(metadata, metadata.currentSnapshot());
+    Snapshot current = metadata.currentSnapshot();
+    Set<Long> ancestors = current == null ? Set.of() : ManageSnapshots.ancestors(metadata, current.snapshotId())
+        .stream().map(Snapshot::snapshotId).collect(Collectors.toSet());
     List<InternalRow> rows = new ArrayList<>();
     for (SnapshotLogEntry entry : metadata.snapshotLog()) {
       Snapshot snap = metadata.snapshot(entry.snapshotId());
@@ -46,14 +44,5 @@ final class HistoryTable extends MetadataTable {
           snap == null ? null : snap.parentId(), ancestors.contains(entry.snapshotId())}));
     }
     return rows;
-  }
-
-  /** The ids of {@code head} and its ancestors that are still in the metadata. */
-  static Set<Long> ancestors(TableMetadata metadata, Snapshot head) {
-    Set<Long> ids = new HashSet<>();
-    for (Snapshot s = head; s != null && ids.add(s.snapshotId()); ) {
-      s = s.parentId() == null ? null : metadata.snapshot(s.parentId());
-    }
-    return ids;
   }
 }

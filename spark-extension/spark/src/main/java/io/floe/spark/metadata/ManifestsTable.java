@@ -33,11 +33,13 @@ final class ManifestsTable extends MetadataTable {
   /** Iceberg writes second fractions without trailing zeros ({@code 10:00:00.5}). */
   private static final Pattern TRAILING_FRACTION_ZEROS = Pattern.compile("(\\.\\d*[1-9])0+(?=$|[+-])");
   private final boolean allSnapshots;
-  private final StructType schema;
 
   ManifestsTable(MetadataTableSource source, boolean allSnapshots) {
-    super(source, allSnapshots ? "all_manifests" : "manifests");
+    super(source, allSnapshots ? "all_manifests" : "manifests", schema(allSnapshots));
     this.allSnapshots = allSnapshots;
+  }
+
+  private static StructType schema(boolean allSnapshots) {
     // Iceberg's all_manifests declares some columns optional that manifests declares required
     boolean optional = allSnapshots;
     StructType summary = new StructType()
@@ -62,12 +64,7 @@ final class ManifestsTable extends MetadataTable {
       s = s.add("reference_snapshot_id", DataTypes.LongType, false)
           .add("key_metadata", DataTypes.BinaryType, true);
     }
-    this.schema = s;
-  }
-
-  @Override
-  public StructType schema() {
-    return schema;
+    return s;
   }
 
   @Override

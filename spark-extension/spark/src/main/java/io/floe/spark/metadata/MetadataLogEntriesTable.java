@@ -28,12 +28,7 @@ final class MetadataLogEntriesTable extends MetadataTable {
       .add("latest_sequence_number", DataTypes.LongType, true);
 
   MetadataLogEntriesTable(MetadataTableSource source) {
-    super(source, "metadata_log_entries");
-  }
-
-  @Override
-  public StructType schema() {
-    return SCHEMA;
+    super(source, "metadata_log_entries", SCHEMA);
   }
 
   @Override

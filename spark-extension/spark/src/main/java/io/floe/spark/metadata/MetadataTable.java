@@ -1,5 +1,6 @@
 package io.floe.spark.metadata;
 
+import io.floe.spark.source.LocalRowsScan;
 import java.util.List;
 import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,10 +18,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 abstract class MetadataTable implements SupportsRead {
   private final MetadataTableSource source;
   private final String type;
+  private final StructType schema;
 
-  MetadataTable(MetadataTableSource source, String type) {
+  MetadataTable(MetadataTableSource source, String type, StructType schema) {
     this.source = source;
     this.type = type;
+    this.schema = schema;
   }
 
   MetadataTableSource source() {
@@ -31,7 +34,9 @@ abstract class MetadataTable implements SupportsRead {
   abstract List<InternalRow> rows();
 
   @Override
-  public abstract StructType schema();
+  public final StructType schema() {
+    return schema;
+  }
 
   @Override
   public String name() {
@@ -45,7 +50,7 @@ abstract class MetadataTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return () -> new MetadataRowsScan(name(), schema(), rows().toArray(new InternalRow[0]));
+    return () -> new LocalRowsScan(name(), schema, rows().toArray(new InternalRow[0]));
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.floe.spark.metadata;
 
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.Snapshot;
-import io.floe.format.metadata.SnapshotLogEntry;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
 import java.time.Instant;
@@ -90,12 +89,7 @@ public final class MetadataTables {
   }
 
   private static Snapshot asOf(String tableName, TableMetadata metadata, long timestampMillis) {
-    Long found = null;
-    for (SnapshotLogEntry e : metadata.snapshotLog()) {
-      if (e.timestampMillis() <= timestampMillis) {
-        found = e.snapshotId();
-      }
-    }
+    Long found = MetadataLogEntriesTable.currentAt(metadata, timestampMillis);
     if (found == null || metadata.snapshot(found) == null) {
       String first = metadata.snapshotLog().isEmpty() ? "the table has no snapshot"
           : "the first snapshot was committed at "

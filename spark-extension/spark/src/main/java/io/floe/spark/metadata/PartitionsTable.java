@@ -25,16 +25,22 @@ import org.apache.spark.sql.types.StructType;
  */
 final class PartitionsTable extends MetadataTable {
   private final PartitionUnion partitions;
-  private final StructType schema;
 
   PartitionsTable(MetadataTableSource source) {
-    super(source, "partitions");
-    this.partitions = PartitionUnion.of(source.metadata());
+    this(source, PartitionUnion.of(source.metadata()));
+  }
+
+  private PartitionsTable(MetadataTableSource source, PartitionUnion partitions) {
+    super(source, "partitions", schema(partitions));
+    this.partitions = partitions;
+  }
+
+  private static StructType schema(PartitionUnion partitions) {
     StructType s = new StructType();
     if (!partitions.isEmpty()) {
       s = s.add("partition", partitions.sparkType(), false).add("spec_id", DataTypes.IntegerType, false);
     }
-    this.schema = s.add("record_count", DataTypes.LongType, false)
+    return s.add("record_count", DataTypes.LongType, false)
         .add("file_count", DataTypes.IntegerType, false)
         .add("total_data_file_size_in_bytes", DataTypes.LongType, false)
         .add("position_delete_record_count", DataTypes.LongType, false)
@@ -43,11 +49,6 @@ final class PartitionsTable extends MetadataTable {
         .add("equality_delete_file_count", DataTypes.IntegerType, false)
         .add("last_updated_at", DataTypes.TimestampType, true)
         .add("last_updated_snapshot_id", DataTypes.LongType, true);
-  }
-
-  @Override
-  public StructType schema() {
-    return schema;
   }
 
   @Override

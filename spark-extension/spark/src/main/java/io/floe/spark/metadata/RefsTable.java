@@ -26,12 +26,7 @@ final class RefsTable extends MetadataTable {
       .add("max_snapshot_age_in_ms", DataTypes.LongType, true);
 
   RefsTable(MetadataTableSource source) {
-    super(source, "refs");
-  }
-
-  @Override
-  public StructType schema() {
-    return SCHEMA;
+    super(source, "refs", SCHEMA);
   }
 
   @Override

@@ -26,12 +26,7 @@ final class SnapshotsTable extends MetadataTable {
       .add("summary", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, false), true);
 
   SnapshotsTable(MetadataTableSource source) {
-    super(source, "snapshots");
-  }
-
-  @Override
-  public StructType schema() {
-    return SCHEMA;
+    super(source, "snapshots", SCHEMA);
   }
 
   @Override

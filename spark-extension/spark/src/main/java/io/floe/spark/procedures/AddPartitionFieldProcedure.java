@@ -15,9 +15,9 @@ final class AddPartitionFieldProcedure extends PartitionSpecProcedure {
 
   AddPartitionFieldProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Adds a partition field to a table's default partition spec", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("transform", DataTypes.StringType).build(),
-        ProcedureParameter.in("name", DataTypes.StringType).defaultValue("NULL").build()});
+        required("table", DataTypes.StringType),
+        required("transform", DataTypes.StringType),
+        optional("name", DataTypes.StringType)});
   }
 
   @Override

@@ -26,8 +26,8 @@ final class AncestorsOfProcedure extends FloeProcedure {
 
   AncestorsOfProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Lists a snapshot and its ancestors", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("snapshot_id", DataTypes.LongType).defaultValue("NULL").build()});
+        required("table", DataTypes.StringType),
+        optional("snapshot_id", DataTypes.LongType)});
   }
 
   @Override

@@ -26,8 +26,8 @@ final class CherrypickSnapshotProcedure extends FloeProcedure {
 
   CherrypickSnapshotProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Publishes a staged or other snapshot onto a table's main branch", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("snapshot_id", DataTypes.LongType).build()});
+        required("table", DataTypes.StringType),
+        required("snapshot_id", DataTypes.LongType)});
   }
 
   @Override

@@ -16,8 +16,8 @@ final class DropPartitionFieldProcedure extends PartitionSpecProcedure {
 
   DropPartitionFieldProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Drops a partition field from a table's default partition spec", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("field", DataTypes.StringType).build()});
+        required("table", DataTypes.StringType),
+        required("field", DataTypes.StringType)});
   }
 
   @Override

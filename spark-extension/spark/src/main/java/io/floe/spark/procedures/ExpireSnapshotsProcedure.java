@@ -35,14 +35,13 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
 
   ExpireSnapshotsProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Expires old snapshots and deletes the files only they reached", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("older_than", DataTypes.TimestampType).defaultValue("NULL").build(),
-        ProcedureParameter.in("retain_last", DataTypes.IntegerType).defaultValue("NULL").build(),
-        ProcedureParameter.in("max_concurrent_deletes", DataTypes.IntegerType).defaultValue("NULL").build(),
-        ProcedureParameter.in("stream_results", DataTypes.BooleanType).defaultValue("NULL").build(),
-        ProcedureParameter.in("snapshot_ids", DataTypes.createArrayType(DataTypes.LongType))
-            .defaultValue("NULL").build(),
-        ProcedureParameter.in("clean_expired_metadata", DataTypes.BooleanType).defaultValue("NULL").build()});
+        required("table", DataTypes.StringType),
+        optional("older_than", DataTypes.TimestampType),
+        optional("retain_last", DataTypes.IntegerType),
+        optional("max_concurrent_deletes", DataTypes.IntegerType),
+        optional("stream_results", DataTypes.BooleanType),
+        optional("snapshot_ids", DataTypes.createArrayType(DataTypes.LongType)),
+        optional("clean_expired_metadata", DataTypes.BooleanType)});
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.spark.FloeCatalog;
 import io.floe.spark.SparkExceptions;
+import io.floe.spark.source.LocalRowsScan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -20,6 +21,7 @@ import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -77,8 +79,8 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
   }
 
   /** The procedure's result: one local scan with these rows. */
-  static Iterator<Scan> result(StructType schema, InternalRow... rows) {
-    return Collections.<Scan>singletonList(new ProcedureResult(schema, rows)).iterator();
+  Iterator<Scan> result(StructType schema, InternalRow... rows) {
+    return Collections.<Scan>singletonList(new LocalRowsScan(qualifiedName(), schema, rows)).iterator();
   }
 
   // ---- the table argument ------------------------------------------------------------------------
@@ -189,10 +191,20 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
 
   // ---- arguments ---------------------------------------------------------------------------------
 
+  /** A parameter the caller must give. */
+  static ProcedureParameter required(String name, DataType type) {
+    return ProcedureParameter.in(name, type).build();
+  }
+
+  /** A parameter that is NULL when the caller leaves it out. */
+  static ProcedureParameter optional(String name, DataType type) {
+    return ProcedureParameter.in(name, type).defaultValue("NULL").build();
+  }
+
   String requiredString(InternalRow args, int ordinal, String parameter) {
     String value = optionalString(args, ordinal);
     if (value == null || value.isBlank()) {
-      throw userError("Cannot run " + qualifiedName() + ": argument " + parameter + " is required");
+      throw missingArgument(parameter);
     }
     return value;
   }
@@ -203,9 +215,18 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
 
   long requiredLong(InternalRow args, int ordinal, String parameter) {
     if (args.isNullAt(ordinal)) {
-      throw userError("Cannot run " + qualifiedName() + ": argument " + parameter + " is required");
+      throw missingArgument(parameter);
     }
     return args.getLong(ordinal);
+  }
+
+  /** A required TIMESTAMP argument in milliseconds. */
+  long requiredTimestampMillis(InternalRow args, int ordinal, String parameter) {
+    return Math.floorDiv(requiredLong(args, ordinal, parameter), 1000L);
+  }
+
+  private RuntimeException missingArgument(String parameter) {
+    return userError("Cannot run " + qualifiedName() + ": argument " + parameter + " is required");
   }
 
   static Long optionalLong(InternalRow args, int ordinal) {

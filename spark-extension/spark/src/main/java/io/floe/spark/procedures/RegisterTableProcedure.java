@@ -30,8 +30,8 @@ final class RegisterTableProcedure extends FloeProcedure {
 
   RegisterTableProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Registers an existing metadata file as a table", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("metadata_file", DataTypes.StringType).build()});
+        required("table", DataTypes.StringType),
+        required("metadata_file", DataTypes.StringType)});
   }
 
   @Override

@@ -38,16 +38,16 @@ final class RemoveOrphanFilesProcedure extends FloeProcedure {
   RemoveOrphanFilesProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Deletes files below the table location that no metadata reaches",
         new ProcedureParameter[] {
-            ProcedureParameter.in("table", DataTypes.StringType).build(),
-            ProcedureParameter.in("older_than", DataTypes.TimestampType).defaultValue("NULL").build(),
-            ProcedureParameter.in("location", DataTypes.StringType).defaultValue("NULL").build(),
-            ProcedureParameter.in("dry_run", DataTypes.BooleanType).defaultValue("NULL").build(),
-            ProcedureParameter.in("max_concurrent_deletes", DataTypes.IntegerType).defaultValue("NULL").build(),
-            ProcedureParameter.in("equal_schemes", STRING_MAP).defaultValue("NULL").build(),
-            ProcedureParameter.in("equal_authorities", STRING_MAP).defaultValue("NULL").build(),
-            ProcedureParameter.in("prefix_mismatch_mode", DataTypes.StringType).defaultValue("NULL").build(),
-            ProcedureParameter.in("prefix_listing", DataTypes.BooleanType).defaultValue("NULL").build(),
-            ProcedureParameter.in("allow_short_interval", DataTypes.BooleanType).defaultValue("NULL").build()});
+            required("table", DataTypes.StringType),
+            optional("older_than", DataTypes.TimestampType),
+            optional("location", DataTypes.StringType),
+            optional("dry_run", DataTypes.BooleanType),
+            optional("max_concurrent_deletes", DataTypes.IntegerType),
+            optional("equal_schemes", STRING_MAP),
+            optional("equal_authorities", STRING_MAP),
+            optional("prefix_mismatch_mode", DataTypes.StringType),
+            optional("prefix_listing", DataTypes.BooleanType),
+            optional("allow_short_interval", DataTypes.BooleanType)});
   }
 
   @Override

@@ -15,10 +15,10 @@ final class ReplacePartitionFieldProcedure extends PartitionSpecProcedure {
 
   ReplacePartitionFieldProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Replaces a partition field of a table's default partition spec", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("field", DataTypes.StringType).build(),
-        ProcedureParameter.in("transform", DataTypes.StringType).build(),
-        ProcedureParameter.in("name", DataTypes.StringType).defaultValue("NULL").build()});
+        required("table", DataTypes.StringType),
+        required("field", DataTypes.StringType),
+        required("transform", DataTypes.StringType),
+        optional("name", DataTypes.StringType)});
   }
 
   @Override

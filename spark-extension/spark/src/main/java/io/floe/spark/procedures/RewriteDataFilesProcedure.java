@@ -59,12 +59,11 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
   RewriteDataFilesProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Compacts data files: combines small files, splits large ones, applies deletes",
         new ProcedureParameter[] {
-            ProcedureParameter.in("table", DataTypes.StringType).build(),
-            ProcedureParameter.in("strategy", DataTypes.StringType).defaultValue("NULL").build(),
-            ProcedureParameter.in("sort_order", DataTypes.StringType).defaultValue("NULL").build(),
-            ProcedureParameter.in("options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType))
-                .defaultValue("NULL").build(),
-            ProcedureParameter.in("where", DataTypes.StringType).defaultValue("NULL").build()});
+            required("table", DataTypes.StringType),
+            optional("strategy", DataTypes.StringType),
+            optional("sort_order", DataTypes.StringType),
+            optional("options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType)),
+            optional("where", DataTypes.StringType)});
   }
 
   /** What one plan read: the snapshot and the candidate files with their deletes. */

@@ -29,9 +29,9 @@ final class RewriteManifestsProcedure extends FloeProcedure {
 
   RewriteManifestsProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Rewrites a table's manifests clustered by partition", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("use_caching", DataTypes.BooleanType).defaultValue("NULL").build(),
-        ProcedureParameter.in("spec_id", DataTypes.IntegerType).defaultValue("NULL").build()});
+        required("table", DataTypes.StringType),
+        optional("use_caching", DataTypes.BooleanType),
+        optional("spec_id", DataTypes.IntegerType)});
   }
 
   @Override

@@ -17,8 +17,8 @@ final class RollbackToSnapshotProcedure extends SnapshotChangeProcedure {
 
   RollbackToSnapshotProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Rolls a table back to an ancestor of its current snapshot", new ProcedureParameter[] {
-        ProcedureParameter.in("table", DataTypes.StringType).build(),
-        ProcedureParameter.in("snapshot_id", DataTypes.LongType).build()});
+        required("table", DataTypes.StringType),
+        required("snapshot_id", DataTypes.LongType)});
   }
 
   @Override

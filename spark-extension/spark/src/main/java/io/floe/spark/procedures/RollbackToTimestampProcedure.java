@@ -17,19 +17,17 @@ final class RollbackToTimestampProcedure extends SnapshotChangeProcedure {
   RollbackToTimestampProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Rolls a table back to the snapshot that was current before a time",
         new ProcedureParameter[] {
-            ProcedureParameter.in("table", DataTypes.StringType).build(),
-            ProcedureParameter.in("timestamp", DataTypes.TimestampType).build()});
+            required("table", DataTypes.StringType),
+            required("timestamp", DataTypes.TimestampType)});
   }
 
   @Override
   void checkArguments(InternalRow args) {
-    if (optionalTimestampMillis(args, 1) == null) {
-      throw userError("Cannot run " + qualifiedName() + ": argument timestamp is required");
-    }
+    requiredTimestampMillis(args, 1, "timestamp");
   }
 
   @Override
   TableMetadata change(TableMetadata base, InternalRow args, String table) {
-    return ManageSnapshots.rollbackToTime(base, optionalTimestampMillis(args, 1), table);
+    return ManageSnapshots.rollbackToTime(base, requiredTimestampMillis(args, 1, "timestamp"), table);
   }
 }

@@ -19,9 +19,9 @@ final class SetCurrentSnapshotProcedure extends SnapshotChangeProcedure {
   SetCurrentSnapshotProcedure(FloeCatalog catalog) {
     super(catalog, NAME, "Sets a table's current snapshot to any snapshot or the head of a ref",
         new ProcedureParameter[] {
-            ProcedureParameter.in("table", DataTypes.StringType).build(),
-            ProcedureParameter.in("snapshot_id", DataTypes.LongType).defaultValue("NULL").build(),
-            ProcedureParameter.in("ref", DataTypes.StringType).defaultValue("NULL").build()});
+            required("table", DataTypes.StringType),
+            optional("snapshot_id", DataTypes.LongType),
+            optional("ref", DataTypes.StringType)});
   }
 
   @Override
