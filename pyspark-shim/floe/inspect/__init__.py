@@ -9,8 +9,17 @@ from floe.inspect.files import table_files
 from floe.inspect.manifests import read_avro, read_manifest, read_manifest_list
 from floe.inspect.metadata import find_snapshot, load_table_metadata, metadata_file
 from floe.inspect.puffin import read_puffin, read_puffin_blob, theta_estimate
+from floe.inspect.stats import (
+    ColumnNdv,
+    TableStatistics,
+    read_theta_blobs,
+    statistics_files,
+    table_statistics,
+)
 
 __all__ = [
+    "ColumnNdv",
+    "TableStatistics",
     "arrow_schema",
     "find_snapshot",
     "load_table_metadata",
@@ -23,6 +32,9 @@ __all__ = [
     "read_puffin",
     "read_puffin_blob",
     "read_table",
+    "read_theta_blobs",
+    "statistics_files",
     "table_files",
+    "table_statistics",
     "theta_estimate",
 ]

@@ -19,6 +19,7 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     extensions.injectParser(new ParserBuilder());
+    extensions.injectPlannerStrategy(new FloeDescribeColumnStrategy.Builder()); // DESCRIBE EXTENDED t col stats
     return BoxedUnit.UNIT;
   }
 

@@ -26,7 +26,9 @@ import scala.collection.immutable.Seq;
  * Spark's parser plus the partition-field DDL it lacks. {@code ALTER TABLE t ADD|DROP|REPLACE
  * PARTITION FIELD ...} is rewritten into a {@code CALL <catalog>.system.*_partition_field(...)}
  * statement that Spark's own parser then parses, so the work happens in Floe's procedures and the
- * same procedures can be called directly. Everything else goes to Spark's parser unchanged.
+ * same procedures can be called directly. {@code ANALYZE TABLE} of a Floe table, which Spark parses
+ * and then refuses for v2 tables, becomes a call of {@code compute_table_stats} ({@link AnalyzeStatement}).
+ * Everything else goes to Spark's parser unchanged.
  */
 public final class FloeSqlParser implements ParserInterface {
   private static final Pattern NEAR_TOKEN = Pattern.compile("`(?:[^`]|``)*`|\\w+|\\S");
@@ -42,13 +44,25 @@ public final class FloeSqlParser implements ParserInterface {
   @Override
   public LogicalPlan parsePlan(String sql) throws ParseException {
     PartitionFieldStatement statement = statement(sql);
-    return statement == null ? delegate.parsePlan(sql) : partitionFieldPlan(sql, statement);
+    return statement == null ? analyzePlan(sql, delegate.parsePlan(sql)) : partitionFieldPlan(sql, statement);
   }
 
   @Override
   public LogicalPlan parsePlanWithParameters(String sql, ParameterContext context) throws ParseException {
     PartitionFieldStatement statement = statement(sql);
-    return statement == null ? delegate.parsePlanWithParameters(sql, context) : partitionFieldPlan(sql, statement);
+    return statement == null ? analyzePlan(sql, delegate.parsePlanWithParameters(sql, context))
+        : partitionFieldPlan(sql, statement);
+  }
+
+  /** ANALYZE TABLE of a Floe table as the CALL of compute_table_stats; any other plan unchanged. */
+  private LogicalPlan analyzePlan(String sql, LogicalPlan plan) throws ParseException {
+    AnalyzeStatement analyze;
+    try {
+      analyze = AnalyzeStatement.of(plan, spark);
+    } catch (AnalyzeStatement.Unsupported e) {
+      throw syntaxError(sql, 0, e.getMessage());
+    }
+    return analyze == null ? plan : delegate.parsePlan(analyze.toCall());
   }
 
   private static PartitionFieldStatement statement(String sql) throws ParseException {

@@ -32,6 +32,7 @@ public final class FloeProcedures {
     PROCEDURES.put(RegisterTableProcedure.NAME, RegisterTableProcedure::new);
     PROCEDURES.put(RewriteManifestsProcedure.NAME, RewriteManifestsProcedure::new);
     PROCEDURES.put(RemoveOrphanFilesProcedure.NAME, RemoveOrphanFilesProcedure::new);
+    PROCEDURES.put(ComputeTableStatsProcedure.NAME, ComputeTableStatsProcedure::new);
   }
 
   private FloeProcedures() {}

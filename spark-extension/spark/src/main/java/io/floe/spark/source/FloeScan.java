@@ -22,7 +22,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.network.util.JavaUtils;
@@ -394,26 +393,13 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
         JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize));
   }
 
+  /**
+   * Row count and size of the planned files, and per-column statistics (distinct counts from the
+   * table's Puffin statistics, bounds and counts from the manifests): see
+   * {@link ColumnStatisticsEstimator}.
+   */
   @Override
   public Statistics estimateStatistics() {
-    long rows = 0;
-    long bytes = 0;
-    for (FileScanTask task : plan().tasks()) {
-      rows += task.file().recordCount();
-      bytes += task.file().fileSizeInBytes();
-    }
-    long finalRows = rows;
-    long finalBytes = Math.max(1, bytes);
-    return new Statistics() {
-      @Override
-      public OptionalLong sizeInBytes() {
-        return OptionalLong.of(finalBytes);
-      }
-
-      @Override
-      public OptionalLong numRows() {
-        return OptionalLong.of(finalRows);
-      }
-    };
+    return ColumnStatisticsEstimator.estimate(table, requested, plan().tasks());
   }
 }
