@@ -116,14 +116,4 @@ final class ComputeTableStatsProcedure extends FloeProcedure {
       LOG.warn("Cannot delete statistics file {} of table {}", path, table, e);
     }
   }
-
-  private String quoted(TableIdentifier ident) {
-    StringBuilder sb = new StringBuilder(quote(catalog().name()));
-    ident.namespace().forEach(part -> sb.append('.').append(quote(part)));
-    return sb.append('.').append(quote(ident.name())).toString();
-  }
-
-  private static String quote(String part) {
-    return "`" + part.replace("`", "``") + "`";
-  }
 }

@@ -143,6 +143,17 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
     }
   }
 
+  /** {@code `catalog`.`db`.`t`}: the table's name quoted for SQL text run on its behalf. */
+  String quoted(TableIdentifier ident) {
+    StringBuilder sb = new StringBuilder(quote(catalog.name()));
+    ident.namespace().forEach(part -> sb.append('.').append(quote(part)));
+    return sb.append('.').append(quote(ident.name())).toString();
+  }
+
+  private static String quote(String part) {
+    return "`" + part.replace("`", "``") + "`";
+  }
+
   /** {@code catalog.db.t}, as messages name a table. */
   String tableName(TableIdentifier ident) {
     return catalog.name() + "." + ident;

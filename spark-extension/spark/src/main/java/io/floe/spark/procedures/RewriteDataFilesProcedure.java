@@ -137,16 +137,6 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
     return out;
   }
 
-  private String quoted(TableIdentifier ident) {
-    StringBuilder sb = new StringBuilder(quote(catalog().name()));
-    ident.namespace().forEach(part -> sb.append('.').append(quote(part)));
-    return sb.append('.').append(quote(ident.name())).toString();
-  }
-
-  private static String quote(String part) {
-    return "`" + part.replace("`", "``") + "`";
-  }
-
   /**
    * The live files of the current snapshot and their deletes; with {@code where}, those the read of
    * {@code SELECT * FROM table WHERE <where>} plans (files that may hold a matching row). A
