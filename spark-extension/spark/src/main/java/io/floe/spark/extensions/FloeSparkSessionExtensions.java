@@ -9,17 +9,20 @@ import scala.runtime.BoxedUnit;
 
 /**
  * Floe's SQL extensions ({@code spark.sql.extensions=io.floe.spark.extensions.FloeSparkSessionExtensions}):
- * registrations only. The catalog works without them; they add the statements Spark does not parse.
+ * registrations only. The catalog works without them; they add what Spark does not do for v2 tables.
  * <ul>
- *   <li>{@link FloeSqlParser}: {@code ALTER TABLE ... ADD|DROP|REPLACE PARTITION FIELD}, as calls of
- *       Floe's procedures.</li>
+ *   <li>{@link FloeSqlParser}: {@code ALTER TABLE ... ADD|DROP|REPLACE PARTITION FIELD}, and
+ *       {@code ANALYZE TABLE} of a Floe table ({@link AnalyzeStatement}), as calls of Floe's
+ *       procedures.</li>
+ *   <li>{@link FloeDescribeColumnStrategy}: {@code DESCRIBE EXTENDED t col} of a Floe table shows
+ *       the column statistics as Spark shows them for its own tables.</li>
  * </ul>
  */
 public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     extensions.injectParser(new ParserBuilder());
-    extensions.injectPlannerStrategy(new FloeDescribeColumnStrategy.Builder()); // DESCRIBE EXTENDED t col stats
+    extensions.injectPlannerStrategy(new FloeDescribeColumnStrategy.Builder());
     return BoxedUnit.UNIT;
   }
 
