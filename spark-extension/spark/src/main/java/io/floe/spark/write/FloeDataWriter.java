@@ -6,10 +6,15 @@ import io.floe.format.types.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -187,6 +192,39 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     open.clear();
     current = null;
     started.forEach(this::deleteQuietly);
+    removeEmptyDirectoriesOfAbortedWrite();
+  }
+
+  /**
+   * A task that outlives its failed write (Spark cancels running tasks only after the driver has
+   * aborted the write) may have re-created directories that the abort had already removed, for a
+   * failed CREATE TABLE AS SELECT the table's own folder. When the write's marker is gone, the
+   * directories this task wrote into are removed again up to the table's folder, if empty.
+   */
+  private void removeEmptyDirectoriesOfAbortedWrite() {
+    try {
+      Path marker = new Path(FloeBatchWrite.writeMarker(dataLocation, operationId));
+      FileSystem fs = marker.getFileSystem(conf);
+      if (started.isEmpty() || fs.exists(marker)) {
+        return;
+      }
+      Path stop = new Path(dataLocation).getParent();
+      Set<Path> dirs = new TreeSet<>(Comparator.comparingInt(Path::depth).reversed().thenComparing(Path::toString));
+      for (String location : started) {
+        for (Path dir = new Path(location).getParent(); dir != null && dir.depth() >= stop.depth();
+            dir = dir.getParent()) {
+          dirs.add(dir);
+        }
+      }
+      for (Path dir : dirs) {
+        FileStatus[] children = fs.exists(dir) ? fs.listStatus(dir) : null;
+        if (children != null && children.length == 0) {
+          fs.delete(dir, false);
+        }
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // best effort: an empty directory is all that can be left
+    }
   }
 
   private void deleteQuietly(String location) {
