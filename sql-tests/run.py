@@ -59,6 +59,8 @@ _TIMESTAMP = re.compile(
     r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
 )
 _LONG_ID = re.compile(r"\b\d{13,}\b")
+#: Puffin statistics files are named after their snapshot: metadata/<snapshot id>-<uuid>.stats
+_STATS_FILE = re.compile(r"/\d{13,}-\[uuid\]\.stats\b")
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ class Masker:
     def rows(self, text: str) -> str:
         for prefix in self._warehouse:
             text = text.replace(prefix, "[warehouse]")
-        return _UUID.sub("[uuid]", text)
+        return _STATS_FILE.sub("/[id]-[uuid].stats", _UUID.sub("[uuid]", text))
 
     def error(self, text: str) -> str:
         text = _FILE_PATH.sub("[path]", self.rows(text))

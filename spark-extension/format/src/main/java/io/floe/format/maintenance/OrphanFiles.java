@@ -154,7 +154,8 @@ public final class OrphanFiles {
     long cutoff = olderThanMillis != null ? olderThanMillis : clock - DEFAULT_AGE_MILLIS;
     if (cutoff > clock - MIN_SAFE_AGE_MILLIS && !allowShortInterval) {
       throw new IllegalArgumentException("Cannot remove orphan files of table " + table + " with older_than "
-          + Instant.ofEpochMilli(cutoff) + ": that is less than 24 hours ago. Files of writes still in flight "
+          + Instant.ofEpochMilli(cutoff) + ": that is " + (cutoff > clock ? "in the future" : "less than 24 hours ago")
+          + ". Files of writes still in flight "
           + "(written but not yet committed) look like orphans, and deleting them corrupts those commits. "
           + "Use an older_than at least 24 hours ago, or pass allow_short_interval => true if you are sure "
           + "no write to this table is running");

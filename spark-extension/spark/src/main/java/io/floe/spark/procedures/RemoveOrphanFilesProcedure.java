@@ -76,7 +76,8 @@ final class RemoveOrphanFilesProcedure extends FloeProcedure {
       }
       orphans = action.execute();
     } catch (IllegalArgumentException | IllegalStateException e) {
-      throw userError(e.getMessage().contains(table) ? e.getMessage()
+      // the format's messages already say what could not be done and name the table
+      throw userError(e.getMessage().startsWith("Cannot ") ? e.getMessage()
           : "Cannot run " + qualifiedName() + " on table " + table + ": " + e.getMessage());
     }
     InternalRow[] rows = new InternalRow[orphans.size()];
