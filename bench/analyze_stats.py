@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import shutil
 import statistics
 import sys
@@ -37,14 +36,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf
+from bench_session import DRIVER_MEMORY, spark_conf, write_report
 from row_level import SCANS, JvmCpu, progress, source_sql
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = Path(__file__).resolve().parent / "out"
 MASTER = "local[2]"
 COLUMNS = (
     "ss_id", "ss_item_sk", "ss_customer_sk", "ss_store_sk", "ss_quantity", "ss_ticket_number",
@@ -317,9 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         "finished_at": now.isoformat(timespec="seconds"),
     }
     print_report(report)
-    out = args.out or OUT / f"analyze_stats-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    out = write_report(report, "analyze_stats", now, args.out)
     print(f"wrote {out}")
     return 0
 

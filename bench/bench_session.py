@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from pathlib import Path
+from typing import Any
 
 DRIVER_MEMORY = "8g"
+#: Where benchmarks write their reports (ignored by git).
+OUT = Path(__file__).resolve().parent / "out"
 
 
 def spark_conf(workdir: Path, shuffle_partitions: int | None = 4) -> dict[str, str]:
@@ -20,3 +25,13 @@ def spark_conf(workdir: Path, shuffle_partitions: int | None = 4) -> dict[str, s
     if shuffle_partitions is not None:
         conf["spark.sql.shuffle.partitions"] = str(shuffle_partitions)
     return conf
+
+
+def write_report(
+    report: dict[str, Any], name: str, finished: dt.datetime, out: Path | None = None
+) -> Path:
+    """Writes ``report`` as JSON to ``out``, or to ``bench/out/<name>-<finished time>.json``."""
+    path = out or OUT / f"{name}-{finished.strftime('%Y%m%dT%H%M%SZ')}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return path

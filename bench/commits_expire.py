@@ -54,13 +54,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf
+from bench_session import DRIVER_MEMORY, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = Path(__file__).resolve().parent / "out"
 MASTER = "local[2]"
 ENGINES = ("floe", "iceberg")
 NAMESPACE = "bench"
@@ -690,9 +689,7 @@ def main(argv: list[str] | None = None) -> int:
     report["summary"] = summarize(runs, engines)
     text = markdown(report)
     print("\n" + text)
-    out = args.out or OUT / f"commits_expire-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    out = write_report(report, "commits_expire", now, args.out)
     out.with_suffix(".md").write_text(text, encoding="utf-8")
     print(f"wrote {out} and {out.with_suffix('.md')}")
     return 0

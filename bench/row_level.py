@@ -50,7 +50,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import json
 import os
 import shutil
 import statistics
@@ -62,13 +61,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf
+from bench_session import DRIVER_MEMORY, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = Path(__file__).resolve().parent / "out"
 MASTER = "local[2]"
 ENGINES = ("floe", "iceberg")
 #: mode name -> (write.*.mode, format version)
@@ -1088,9 +1086,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     report["goals"] = goals(report)
     print_report(report)
-    out = args.out or OUT / f"row_level-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    out = write_report(report, "row_level", now, args.out)
     print(f"wrote {out}")
     return 0
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import shutil
 import statistics
 import sys
@@ -37,13 +36,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf
+from bench_session import DRIVER_MEMORY, OUT, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = Path(__file__).resolve().parent / "out"
 MASTER = "local[2]"
 GOAL_TIME_RATIO = 0.8  # Floe / Iceberg
 BUCKETS = 16
@@ -332,8 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     print_report(report)
     OUT.mkdir(exist_ok=True)
-    out = OUT / f"selective_scan-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    out = write_report(report, "selective_scan", now)
     print(f"wrote {out}")
     return 0
 

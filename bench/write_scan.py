@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import functools
-import json
 import shutil
 import sys
 import tempfile
@@ -25,12 +24,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf
+from bench_session import DRIVER_MEMORY, OUT, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-OUT = Path(__file__).resolve().parent / "out"
 GOALS = {"write": 0.90, "scan": 0.97}
 MASTER = "local[2]"
 
@@ -189,8 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     print_report(report)
     OUT.mkdir(exist_ok=True)
-    out = OUT / f"write_scan-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    out = write_report(report, "write_scan", now)
     print(f"wrote {out}")
     return 0
 
