@@ -34,6 +34,12 @@ final class AvroContainer {
   private static final byte[] MAGIC = {'O', 'b', 'j', 1};
   private static final int SYNC_SIZE = 16;
   private static final int CACHED_SCHEMAS = 64;
+  /**
+   * Decompressed bytes a file may hold: 64 times its own size, at least 256 MiB. Deflate can expand a
+   * block about a thousand times, so without a cap a small crafted file exhausts the heap.
+   */
+  private static final long MIN_INFLATED_LIMIT = 256L << 20;
+  private static final int INFLATION_RATIO_LIMIT = 64;
   private static final Map<String, Schema> SCHEMAS = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, Schema> eldest) {
@@ -84,6 +90,7 @@ final class AvroContainer {
     List<GenericRecord> records = new ArrayList<>();
     int lastSync = in.pos;
     BinaryDecoder decoder = null;
+    long inflateBudget = Math.max(MIN_INFLATED_LIMIT, (long) INFLATION_RATIO_LIMIT * bytes.length);
     while (in.pos < bytes.length) {
       byte[] block;
       long count;
@@ -100,10 +107,20 @@ final class AvroContainer {
       } catch (EOFException truncated) {
         break;
       }
-      byte[] data = codec.equals("deflate") ? inflate(block) : block;
+      byte[] data = codec.equals("deflate") ? inflate(block, inflateBudget) : block;
+      inflateBudget -= data.length;
+      // Every metadata record takes at least one byte; this also stops a huge count of empty records.
+      if (count > data.length) {
+        throw new IOException("invalid block ending at byte " + in.pos + ": " + count + " records in "
+            + data.length + " bytes");
+      }
       decoder = DecoderFactory.get().binaryDecoder(data, decoder);
       for (long i = 0; i < count; i++) {
         records.add(reader.read(null, decoder));
+      }
+      if (!decoder.isEnd()) {
+        throw new IOException("invalid block ending at byte " + in.pos + ": bytes left after its " + count
+            + " records");
       }
       lastSync = in.pos;
     }
@@ -126,16 +143,21 @@ final class AvroContainer {
     return parsed;
   }
 
-  private static byte[] inflate(byte[] compressed) throws IOException {
+  /** The inflated block; fails past {@code limit} bytes. */
+  private static byte[] inflate(byte[] compressed, long limit) throws IOException {
     Inflater inflater = new Inflater(true);
     try {
       inflater.setInput(compressed);
-      ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length * 4);
+      limit = Math.max(0, Math.min(limit, Integer.MAX_VALUE - 8));
+      ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(limit, compressed.length * 4L));
       byte[] buffer = new byte[8192];
       while (!inflater.finished()) {
         int n = inflater.inflate(buffer);
         if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
           break;
+        }
+        if (n > limit - out.size()) {
+          throw new IOException("deflate block expands past " + limit + " bytes, the limit for this file");
         }
         out.write(buffer, 0, n);
       }
