@@ -1,6 +1,7 @@
 package io.floe.spark.extensions;
 
 import io.floe.spark.FloeCatalog;
+import io.floe.spark.procedures.SqlTokens;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -88,26 +89,18 @@ final class AnalyzeStatement {
 
   /** The equivalent {@code CALL <catalog>.system.compute_table_stats(...)} statement. */
   String toCall() {
-    String tableArg = table.stream().map(AnalyzeStatement::quoteIdentifier).collect(Collectors.joining("."));
-    StringBuilder call = new StringBuilder("CALL ").append(quoteIdentifier(catalog))
-        .append(".system.compute_table_stats(table => ").append(literal(tableArg));
+    String tableArg = table.stream().map(SqlTokens::quote).collect(Collectors.joining("."));
+    StringBuilder call = new StringBuilder("CALL ").append(SqlTokens.quote(catalog))
+        .append(".system.compute_table_stats(table => ").append(SqlTokens.literal(tableArg));
     if (columns != null) {
       call.append(", columns => ");
       if (columns.isEmpty()) {
         call.append("CAST(array() AS ARRAY<STRING>)");
       } else {
-        call.append("array(").append(columns.stream().map(AnalyzeStatement::literal)
+        call.append("array(").append(columns.stream().map(SqlTokens::literal)
             .collect(Collectors.joining(", "))).append(')');
       }
     }
     return call.append(')').toString();
-  }
-
-  private static String quoteIdentifier(String part) {
-    return "`" + part.replace("`", "``") + "`";
-  }
-
-  private static String literal(String text) {
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 }

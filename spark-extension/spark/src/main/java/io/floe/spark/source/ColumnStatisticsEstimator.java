@@ -53,8 +53,7 @@ final class ColumnStatisticsEstimator {
     Map<Integer, Long> ndvs = tasks.isEmpty() ? Map.of() : distinctCounts(table);
     Map<NamedReference, ColumnStatistics> columns = new LinkedHashMap<>();
     for (StructField requestedField : requested.fields()) {
-      Types.NestedField field = schema.asStruct().fields().stream()
-          .filter(f -> f.name().equals(requestedField.name())).findFirst().orElse(null);
+      Types.NestedField field = schema.asStruct().field(requestedField.name());
       if (field == null || !field.type().isPrimitiveType() || tasks.isEmpty()) {
         continue; // metadata columns, nested types, empty scans
       }

@@ -3,12 +3,10 @@ package io.floe.spark.source;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.types.Conversions;
 import io.floe.format.types.Type;
-import io.floe.format.types.Types;
-import java.math.BigDecimal;
+import io.floe.spark.SparkValues;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.types.Decimal;
 
 /**
  * A column's min and max over planned files, from their lower/upper bounds, as Spark's internal
@@ -52,7 +50,7 @@ final class MinMax {
         max = hi;
       }
     }
-    return min == null ? null : new Object[] {toSpark(type, min), toSpark(type, max)};
+    return min == null ? null : new Object[] {SparkValues.toCatalyst(type, min), SparkValues.toCatalyst(type, max)};
   }
 
   private static boolean hasRange(Type type) {
@@ -73,13 +71,5 @@ final class MinMax {
 
   private static Long get(Map<Integer, Long> metrics, int id) {
     return metrics == null ? null : metrics.get(id);
-  }
-
-  private static Object toSpark(Type type, Object value) {
-    if (type.typeId() == Type.TypeID.DECIMAL) {
-      Types.DecimalType decimal = (Types.DecimalType) type;
-      return Decimal.apply((BigDecimal) value, decimal.precision(), decimal.scale());
-    }
-    return value; // Boolean, Integer (also days), Long (also micros), Float, Double
   }
 }

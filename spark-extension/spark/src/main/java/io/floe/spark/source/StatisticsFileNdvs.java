@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.theta.Sketches;
 import org.slf4j.Logger;
@@ -21,19 +22,27 @@ import org.slf4j.LoggerFactory;
  * blobs of its footer: the blob's {@code ndv} property, or the estimate of the decoded sketch when
  * the property is missing. Parsed files are kept in a small LRU keyed by path (a statistics file is
  * never rewritten in place), so planning a query reads each file at most once per JVM. A file that
- * is missing or corrupt yields null and a warning naming the file; the table stays readable.
+ * is missing or corrupt yields null and a warning naming the file; the table stays readable. A
+ * failure is remembered only for {@link #FAILURE_RETRY_NANOS}, so that the several estimates of one
+ * plan do not re-read (and re-warn about) it, but a transient storage error does not hide the
+ * statistics for the life of the JVM.
  */
 public final class StatisticsFileNdvs {
   /** A distinct count and the snapshot it was computed from. */
   record Ndv(long value, long snapshotId) { }
 
-  /** A cached file: its distinct counts, or null when it could not be read. */
-  private record Parsed(Map<Integer, Ndv> ndvs) { }
+  /** A cached file: its distinct counts, or null when it could not be read at {@code failedAt}. */
+  private record Parsed(Map<Integer, Ndv> ndvs, long failedAt) {
+    boolean expired(long now) {
+      return ndvs == null && now - failedAt > FAILURE_RETRY_NANOS;
+    }
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(StatisticsFileNdvs.class);
   private static final String NDV_PROPERTY = "ndv";
   private static final int CACHED_FILES = 64;
   private static final int KEPT_WARNINGS = 20;
+  private static final long FAILURE_RETRY_NANOS = TimeUnit.SECONDS.toNanos(30);
   private static final Map<String, Parsed> CACHE = Collections.synchronizedMap(
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -49,20 +58,20 @@ public final class StatisticsFileNdvs {
   /** The distinct counts in {@code file} by field id, or null when the file cannot be read. */
   static Map<Integer, Ndv> read(FileIO io, StatisticsFile file, String table) {
     Parsed cached = CACHE.get(file.path());
-    if (cached != null) {
+    if (cached != null && !cached.expired(System.nanoTime())) {
       return cached.ndvs();
     }
-    Map<Integer, Ndv> parsed;
     try {
-      parsed = parse(io, file);
+      Map<Integer, Ndv> parsed = parse(io, file);
+      CACHE.put(file.path(), new Parsed(parsed, 0L));
+      return parsed;
     } catch (RuntimeException e) {
-      // warned once per file: later plans of the same table skip it silently (it stays cached)
+      // warned once per retry period: plans within it skip the file silently
       warn("Skipping statistics file " + file.path() + " of table " + table + " (snapshot "
           + file.snapshotId() + "): " + e.getMessage());
-      parsed = null;
+      CACHE.put(file.path(), new Parsed(null, System.nanoTime()));
+      return null;
     }
-    CACHE.put(file.path(), new Parsed(parsed));
-    return parsed;
   }
 
   private static Map<Integer, Ndv> parse(FileIO io, StatisticsFile file) {

@@ -20,6 +20,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class ColumnUpdater {
   private static final int DECIMAL_LONG_DIGITS = 18;
+  private static final int UUID_LENGTH = 36;
 
   private final SketchColumn column;
   private final UpdateSketch sketch = ThetaSketches.newSketch();
@@ -168,9 +169,35 @@ final class ColumnUpdater {
     }
   }
 
+  /** Parses the canonical 36-character form in place (no String or UUID per value). */
   private void updateUuid(UTF8String value) {
-    UUID uuid = UUID.fromString(value.toString());
+    if (value.numBytes() == UUID_LENGTH && value.getByte(8) == '-' && value.getByte(13) == '-'
+        && value.getByte(18) == '-' && value.getByte(23) == '-') {
+      long a = hex(value, 0, 8);
+      long b = hex(value, 9, 4);
+      long c = hex(value, 14, 4);
+      long d = hex(value, 19, 4);
+      long e = hex(value, 24, 12);
+      if ((a | b | c | d | e) >= 0) {
+        updates.updateUuid(sketch, a << 32 | b << 16 | c, d << 48 | e);
+        return;
+      }
+    }
+    UUID uuid = UUID.fromString(value.toString()); // other forms UUID accepts, or its error
     updates.updateUuid(sketch, uuid.getMostSignificantBits(), uuid.getLeastSignificantBits());
+  }
+
+  /** The {@code digits} hex digits at {@code start} (at most 12), or -1 if one is not a hex digit. */
+  private static long hex(UTF8String value, int start, int digits) {
+    long out = 0;
+    for (int i = start; i < start + digits; i++) {
+      int digit = Character.digit(value.getByte(i), 16);
+      if (digit < 0) {
+        return -1;
+      }
+      out = out << 4 | digit;
+    }
+    return out;
   }
 
   private void updateDecimal(Decimal value) {

@@ -1,6 +1,7 @@
 package io.floe.spark.stats;
 
 import io.floe.format.stats.ThetaSketches;
+import io.floe.spark.procedures.SqlTokens;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,7 +40,7 @@ final class TableSketchJob {
 
   /** The merged sketches of {@code columns} over every row of {@code rows}, by field id. */
   static Map<Integer, CompactSketch> run(Dataset<Row> rows, List<SketchColumn> columns) {
-    Dataset<Row> selected = rows.selectExpr(columns.stream().map(c -> quote(c.name())).toArray(String[]::new));
+    Dataset<Row> selected = rows.selectExpr(columns.stream().map(c -> SqlTokens.quote(c.name())).toArray(String[]::new));
     SparkPlan scan = columnarScan(selected.queryExecution().executedPlan());
     SketchColumn[] specs = columns.toArray(new SketchColumn[0]);
     JavaRDD<byte[][]> perTask;
@@ -66,10 +67,6 @@ final class TableSketchJob {
       out.put(specs[i].fieldId(), unions.get(i).getResult());
     }
     return out;
-  }
-
-  private static String quote(String name) {
-    return "`" + name.replace("`", "``") + "`";
   }
 
   /**
