@@ -3,17 +3,15 @@ package io.floe.spark.source;
 import io.floe.format.io.FileIO;
 import io.floe.format.metadata.StatisticsFile;
 import io.floe.format.puffin.BlobMetadata;
-import io.floe.format.puffin.Puffin;
 import io.floe.format.puffin.PuffinReader;
-import io.floe.format.puffin.StandardBlobTypes;
+import io.floe.format.stats.StatisticsFileReader;
+import io.floe.format.stats.ThetaSketches;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.datasketches.memory.Memory;
-import org.apache.datasketches.theta.Sketches;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,16 +73,10 @@ public final class StatisticsFileNdvs {
   }
 
   private static Map<Integer, Ndv> parse(FileIO io, StatisticsFile file) {
-    Puffin.ReadBuilder builder = Puffin.read(io.newInputFile(file.path()));
-    if (file.fileSizeInBytes() > 0) {
-      builder.withFileSize(file.fileSizeInBytes());
-    }
-    PuffinReader reader = builder.build();
+    StatisticsFileReader.ThetaBlobs theta = StatisticsFileReader.thetaBlobs(io, file);
+    PuffinReader reader = theta.reader();
     Map<Integer, Ndv> ndvs = new LinkedHashMap<>();
-    for (BlobMetadata blob : reader.fileMetadata().blobs()) {
-      if (!StandardBlobTypes.APACHE_DATASKETCHES_THETA_V1.equals(blob.type()) || blob.inputFields().size() != 1) {
-        continue;
-      }
+    for (BlobMetadata blob : theta.blobs()) {
       String property = blob.properties().get(NDV_PROPERTY);
       long value;
       if (property != null) {
@@ -95,7 +87,7 @@ public final class StatisticsFileNdvs {
               + property + "'", e);
         }
       } else {
-        value = Math.round(Sketches.wrapSketch(Memory.wrap(reader.readBlob(blob))).getEstimate());
+        value = Math.round(ThetaSketches.fromBlob(reader.readBlob(blob)).getEstimate());
       }
       if (value < 0) {
         throw new IllegalArgumentException("blob at offset " + blob.offset() + " has a negative ndv " + value);
