@@ -4,7 +4,8 @@ package io.floe.format.catalog;
 public final class CatalogException extends RuntimeException {
   public enum Kind {
     NO_SUCH_NAMESPACE, NAMESPACE_EXISTS, NAMESPACE_NOT_EMPTY, NO_SUCH_TABLE, TABLE_EXISTS, INVALID_IDENTIFIER,
-    UNSUPPORTED
+    /** a table and a namespace (or leftover files) would share a folder */
+    NAME_CONFLICT, UNSUPPORTED
   }
 
   private final Kind kind;
