@@ -35,7 +35,9 @@ def test_table_over_namespace_is_refused_and_drop_keeps_the_namespace(
         f"CREATE OR REPLACE TABLE floe.{namespace}.sub (id INT)",
     ):
         message = _error(spark, create)
-        assert f"namespace {namespace}.sub" in message and "cannot share a folder" in message, message
+        assert f"namespace {namespace}.sub" in message and "cannot share a folder" in message, (
+            message
+        )
     spark.range(3).writeTo(f"floe.{namespace}.other").create()
     with pytest.raises(Exception, match="cannot share a folder"):
         spark.range(3).writeTo(f"floe.{namespace}.sub").create()
@@ -97,8 +99,22 @@ _FRAGMENTS = [
 def _hostile_names(count: int, seed: int = 20261125) -> list[str]:
     rng = random.Random(seed)
     names = {
-        "%2E%2E", "%2E", "%2F", "%2E%2E%2F%2E%2E%2Fescaped", "a%2Fb", "x%20y", "x y", "café",
-        "表", "..", ".", "a/b", "nämlich", "$ok-name_1", "v1.2", "ok ok",
+        "%2E%2E",
+        "%2E",
+        "%2F",
+        "%2E%2E%2F%2E%2E%2Fescaped",
+        "a%2Fb",
+        "x%20y",
+        "x y",
+        "café",
+        "表",
+        "..",
+        ".",
+        "a/b",
+        "nämlich",
+        "$ok-name_1",
+        "v1.2",
+        "ok ok",
     }
     while len(names) < count:
         names.add("".join(rng.choice(_FRAGMENTS) for _ in range(rng.randint(1, 5))))
@@ -128,7 +144,9 @@ def test_hostile_names_stay_inside_the_warehouse(
             spark.sql(f"CREATE TABLE floe.{namespace}.{_q(name)} (id INT)")
         except Exception as e:  # refused: the message must say what is wrong
             message = str(e)
-            assert "Invalid" in message or "PARSE_SYNTAX_ERROR" in message or "INVALID" in message, (
+            assert (
+                "Invalid" in message or "PARSE_SYNTAX_ERROR" in message or "INVALID" in message
+            ), (
                 name,
                 message,
             )
@@ -157,7 +175,10 @@ def test_hostile_namespace_names(spark: SparkSession, warehouse: Path) -> None:
         try:
             spark.sql(f"CREATE NAMESPACE floe.{_q(name)}")
         except Exception as e:
-            assert "Invalid" in str(e) or "INVALID" in str(e) or "already exists" in str(e), (name, str(e))
+            assert "Invalid" in str(e) or "INVALID" in str(e) or "already exists" in str(e), (
+                name,
+                str(e),
+            )
             continue
         assert (warehouse / name).is_dir(), name
         spark.sql(f"DROP NAMESPACE floe.{_q(name)}")
@@ -171,7 +192,9 @@ def test_percent_names_are_refused_and_nothing_is_created(
     spark.sql(f"CREATE TABLE floe.{namespace}.t (id INT)")
     for name in ("%2E%2E", "%2E%2E%2F%2E%2E%2Fescaped", "a%2Fb", "x%20y"):
         message = _error(spark, f"CREATE TABLE floe.{namespace}.`{name}` (id INT)")
-        assert f"Invalid table name '{name}'" in message and "'%' is not allowed" in message, message
+        assert f"Invalid table name '{name}'" in message and "'%' is not allowed" in message, (
+            message
+        )
         _error(spark, f"DROP TABLE floe.{namespace}.`{name}` PURGE")
     assert not (warehouse.parent / "escaped").exists()
     assert sorted(p.name for p in (warehouse / namespace).iterdir()) == ["t"]
@@ -187,9 +210,7 @@ def test_register_table_reads_only_metadata_files(
     fake.parent.mkdir(parents=True)
     fake.write_text("vm-secret-contents\n")
     for path in (str(secret), "/etc/hostname", str(fake), f"file:{fake}"):
-        message = _error(
-            spark, f"CALL floe.system.register_table('{namespace}.x', '{path}')"
-        )
+        message = _error(spark, f"CALL floe.system.register_table('{namespace}.x', '{path}')")
         assert "secret" not in message and "Unrecognized token" not in message, message
         assert "metadata" in message, message
     assert "expected the location of a table's metadata file" in _error(
