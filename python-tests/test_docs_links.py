@@ -24,6 +24,7 @@ SOURCES = [
     ("bench", "*.py"),
     ("sql-tests", "*.py"),
     ("scripts", "*.sh"),
+    ("scripts", "*.py"),
 ]
 # Notes that are not in the repository; "SPEC-NOTES" and "RELIABILITY" were also cited bare.
 OUTSIDE_NOTES = re.compile(
