@@ -571,6 +571,16 @@ public abstract class SnapshotProducer {
     if (base == null) {
       throw new IllegalStateException("Cannot commit to table " + ops.tableName() + ": it does not exist");
     }
+    String marker = InFlightCommit.begin(ops, commitUuid);
+    try {
+      return commitWithRetries(base);
+    } finally {
+      InFlightCommit.end(ops, marker);
+    }
+  }
+
+  private Snapshot commitWithRetries(TableMetadata start) {
+    TableMetadata base = start;
     RetryPolicy retry = RetryPolicy.from(base.properties());
     long started = System.currentTimeMillis();
     int failures = 0;
@@ -582,6 +592,7 @@ public abstract class SnapshotProducer {
           cleanUpAll();
           return base.currentSnapshot();
         }
+        InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), addedLocations(updated));
         ops.commit(base, updated);
         cleanUpUnused(updated);
         return ops.current().snapshot(snapshotId());
@@ -600,6 +611,23 @@ public abstract class SnapshotProducer {
         throw e;
       }
     }
+  }
+
+  /** The files the snapshot of {@code updated} adds: data and delete files, new manifests, the manifest list. */
+  private List<String> addedLocations(TableMetadata updated) {
+    List<String> added = new ArrayList<>();
+    addedFiles.forEach(f -> added.add(f.path()));
+    addedDeleteFiles.forEach(f -> added.add(f.path()));
+    for (String manifest : lastListedManifests) {
+      if (writtenMetadataFiles.contains(manifest)) {
+        added.add(manifest);
+      }
+    }
+    Snapshot snap = updated.snapshot(snapshotId());
+    if (snap != null && snap.manifestListLocation() != null) {
+      added.add(snap.manifestListLocation());
+    }
+    return added;
   }
 
   /** After success: remove manifest lists from lost attempts (never the committed one). */
