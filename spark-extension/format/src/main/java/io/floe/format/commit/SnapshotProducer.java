@@ -46,6 +46,7 @@ public abstract class SnapshotProducer {
   private Expression conflictDetectionFilter = null;
   private boolean checkConflictingData = false;
   private boolean checkConflictingDeletes = false;
+  private boolean checkAddedFilesExist = false;
   private List<ManifestFile> newDeleteManifests = null;
   private final List<String> writtenMetadataFiles = new ArrayList<>();
   private final Map<String, String> extraSummary = new LinkedHashMap<>();
@@ -149,6 +150,17 @@ public abstract class SnapshotProducer {
   /** Serializable isolation: fail when a concurrent commit added data that may match the filter. */
   public SnapshotProducer validateNoConflictingDataFiles() {
     this.checkConflictingData = true;
+    return this;
+  }
+
+  /**
+   * Just before publishing, fail (leaving the table as it was) when a data or delete file this
+   * commit adds no longer exists: deleted while the write was in flight, e.g. by orphan removal
+   * with a short {@code older_than}. Publishing it would make every read of the table fail. The
+   * manifests and manifest list the commit wrote itself are always checked.
+   */
+  public SnapshotProducer validateAddedFilesExist() {
+    this.checkAddedFilesExist = true;
     return this;
   }
 
@@ -613,11 +625,13 @@ public abstract class SnapshotProducer {
     }
   }
 
-  /** The files the snapshot of {@code updated} adds: data and delete files, new manifests, the manifest list. */
+  /** The files to check before publishing {@code updated}: new manifests, the manifest list, and data and delete files when asked. */
   private List<String> addedLocations(TableMetadata updated) {
     List<String> added = new ArrayList<>();
-    addedFiles.forEach(f -> added.add(f.path()));
-    addedDeleteFiles.forEach(f -> added.add(f.path()));
+    if (checkAddedFilesExist) {
+      addedFiles.forEach(f -> added.add(f.path()));
+      addedDeleteFiles.forEach(f -> added.add(f.path()));
+    }
     for (String manifest : lastListedManifests) {
       if (writtenMetadataFiles.contains(manifest)) {
         added.add(manifest);

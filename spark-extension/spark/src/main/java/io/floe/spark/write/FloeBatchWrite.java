@@ -138,6 +138,7 @@ class FloeBatchWrite implements BatchWrite {
         return; // nothing changes: no snapshot
       }
       producer.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
+      producer.validateAddedFilesExist();
       try {
         target.commit(producer, base);
       } catch (CommitStateUnknownException e) {

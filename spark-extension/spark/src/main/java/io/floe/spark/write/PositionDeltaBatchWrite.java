@@ -110,6 +110,7 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
       deletes.added().forEach(delta::addDeletes);
       deletes.replaced().forEach(delta::removeDeletes);
       delta.validateDataFilesExist(deleted.keySet());
+      delta.validateAddedFilesExist();
       FloeRowLevelOperation.validateAgainst(delta, scan, isolation);
       delta.set("spark.app.id", SparkSession.active().sparkContext().applicationId());
       delta.commit();
