@@ -164,6 +164,18 @@ public abstract class SnapshotProducer {
     return this;
   }
 
+  /**
+   * For callers that publish {@link #apply}'s result themselves (a staged CREATE or REPLACE TABLE AS
+   * SELECT): throws {@link ValidationException} naming a data or delete file this producer adds
+   * that no longer exists.
+   */
+  public void checkAddedFilesExist() {
+    List<String> added = new ArrayList<>();
+    addedFiles.forEach(f -> added.add(f.path()));
+    addedDeleteFiles.forEach(f -> added.add(f.path()));
+    InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), added);
+  }
+
   /** Fail when a concurrent commit added deletes for a data file this commit removes or deletes from. */
   public SnapshotProducer validateNoConflictingDeleteFiles() {
     this.checkConflictingDeletes = true;
