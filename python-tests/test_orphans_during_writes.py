@@ -35,7 +35,7 @@ def test_orphan_removal_in_a_loop_never_deletes_committed_or_in_flight_files(
     t = f"{CATALOG}.{namespace}.orf"
     spark.sql(
         f"""CREATE TABLE {t} (id BIGINT, p STRING) PARTITIONED BY (p)
-        TBLPROPERTIES ('write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read')"""
+        TBLPROPERTIES ('write.delete.mode' = 'merge-on-read')"""
     )
     expected: set[int] = set()
     write_errors: list[str] = []
@@ -49,7 +49,7 @@ def test_orphan_removal_in_a_loop_never_deletes_committed_or_in_flight_files(
             try:
                 remove_orphans(spark, f"{namespace}.orf")
                 orphan_runs += 1
-            except Exception as e:  # noqa: BLE001 - every failure is reported by the assertion below
+            except Exception as e:
                 orphan_errors.append(str(e)[:1500])
 
     remover = threading.Thread(target=orphan_loop, name="orphan-remover", daemon=True)
@@ -66,7 +66,7 @@ def test_orphan_removal_in_a_loop_never_deletes_committed_or_in_flight_files(
                 spark.sql(f"INSERT INTO {t} VALUES {values}")
                 expected.update(ids)
                 statements += 1
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 write_errors.append(f"INSERT: {str(e)[:500]}")
             if next_id % 12 == 0 and expected:
                 victim = min(expected)
@@ -74,7 +74,7 @@ def test_orphan_removal_in_a_loop_never_deletes_committed_or_in_flight_files(
                     spark.sql(f"DELETE FROM {t} WHERE id = {victim}")
                     expected.discard(victim)
                     statements += 1
-                except Exception as e:  # noqa: BLE001
+                except Exception as e:
                     write_errors.append(f"DELETE: {str(e)[:500]}")
     finally:
         stop.set()
@@ -95,7 +95,7 @@ def test_orphan_removal_in_a_loop_never_deletes_committed_or_in_flight_files(
     assert rows == sorted(expected)
     assert spark.table(t).count() == len(expected)
 
-    # with the writers stopped, one more run finds no live file to delete and the table reads the same
+    # with the writers stopped, one more run deletes no live file: the table reads the same
     remove_orphans(spark, f"{namespace}.orf")
     assert sorted(r[0] for r in spark.table(t).collect()) == sorted(expected)
     markers = [p for p in (warehouse / namespace / "orf").rglob("_floe-writing-*")]

@@ -7,6 +7,8 @@ lost the original's data and metadata to remove_orphan_files.
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 CATALOG = "floe"
-LONG_AGO = "TIMESTAMP '2100-01-01 00:00:00'"
+FAR_FUTURE = "TIMESTAMP '2100-01-01 00:00:00'"
 
 
 def table_dir(warehouse: Path, namespace: str, name: str) -> Path:
@@ -58,8 +60,11 @@ def test_show_create_table_output_runs_back_under_a_new_name_and_owns_its_folder
     copy = f"{CATALOG}.{namespace}.copy"
     spark.sql(statement.replace(orig, copy))
     assert spark.table(copy).count() == 0
-    assert spark.sql(f"DESCRIBE TABLE EXTENDED {copy}").where("col_name = 'Location'").collect()[0][1].endswith(
-        f"/{namespace}/copy"
+    assert (
+        spark.sql(f"DESCRIBE TABLE EXTENDED {copy}")
+        .where("col_name = 'Location'")
+        .collect()[0][1]
+        .endswith(f"/{namespace}/copy")
     )
     # SHOW TBLPROPERTIES still shows the table's state
     keys = {r[0] for r in spark.sql(f"SHOW TBLPROPERTIES {orig}").collect()}
@@ -68,7 +73,7 @@ def test_show_create_table_output_runs_back_under_a_new_name_and_owns_its_folder
     before = files_of(table_dir(warehouse, namespace, "orig"))
     spark.sql(
         f"CALL {CATALOG}.system.remove_orphan_files(table => '{namespace}.copy', "
-        f"older_than => {LONG_AGO}, allow_short_interval => true)"
+        f"older_than => {FAR_FUTURE}, allow_short_interval => true)"
     ).collect()
     assert files_of(table_dir(warehouse, namespace, "orig")) == before
     assert sorted(r[0] for r in spark.table(orig).collect()) == [1, 2, 3]
@@ -86,7 +91,9 @@ def test_show_create_table_of_a_located_table_keeps_its_location(
     message = error_of(spark, statement.replace(t, f"{CATALOG}.{namespace}.again"))
     assert str(external) in message and "already holds files" in message
     moved = tmp_path / "ext" / "moved"
-    spark.sql(statement.replace(t, f"{CATALOG}.{namespace}.again").replace(str(external), str(moved)))
+    spark.sql(
+        statement.replace(t, f"{CATALOG}.{namespace}.again").replace(str(external), str(moved))
+    )
     assert spark.table(f"{CATALOG}.{namespace}.again").count() == 0
 
 
@@ -137,21 +144,27 @@ def test_locations_inside_a_table_or_around_other_tables_are_refused(
         warehouse.parent: "contains the catalog's warehouse",
     }
     for location, reason in cases.items():
-        message = error_of(spark, f"CREATE TABLE {CATALOG}.{namespace}.bad (id BIGINT) LOCATION '{location}'")
+        message = error_of(
+            spark, f"CREATE TABLE {CATALOG}.{namespace}.bad (id BIGINT) LOCATION '{location}'"
+        )
         assert reason in message and str(location) in message, (location, message)
 
     # outside the warehouse: inside a located table, or a folder that holds another table
     external = tmp_path / "lake" / "events"
     make_table(spark, f"{CATALOG}.{namespace}.located", f"LOCATION '{external}'")
     for location in (external, external.parent, external / "data"):
-        message = error_of(spark, f"CREATE TABLE {CATALOG}.{namespace}.bad (id BIGINT) LOCATION '{location}'")
+        message = error_of(
+            spark, f"CREATE TABLE {CATALOG}.{namespace}.bad (id BIGINT) LOCATION '{location}'"
+        )
         assert "already holds files" in message, (location, message)
 
     # a folder with unrelated files of the user's
     own = tmp_path / "mine"
     own.mkdir()
     (own / "notes.txt").write_text("keep me")
-    message = error_of(spark, f"CREATE TABLE {CATALOG}.{namespace}.bad (id BIGINT) LOCATION '{own}'")
+    message = error_of(
+        spark, f"CREATE TABLE {CATALOG}.{namespace}.bad (id BIGINT) LOCATION '{own}'"
+    )
     assert "notes.txt" in message
     assert (own / "notes.txt").read_text() == "keep me"
 
@@ -159,17 +172,17 @@ def test_locations_inside_a_table_or_around_other_tables_are_refused(
     empty = tmp_path / "empty"
     empty.mkdir()
     spark.sql(f"CREATE TABLE {CATALOG}.{namespace}.good (id BIGINT) LOCATION '{empty}'")
-    spark.sql(f"CREATE TABLE {CATALOG}.{namespace}.fresh (id BIGINT) LOCATION '{tmp_path / 'new' / 'x'}'")
+    spark.sql(
+        f"CREATE TABLE {CATALOG}.{namespace}.fresh (id BIGINT) LOCATION '{tmp_path / 'new' / 'x'}'"
+    )
     # and a table may be replaced in place
     spark.sql(f"CREATE OR REPLACE TABLE {CATALOG}.{namespace}.orig (id BIGINT, q STRING)")
     spark.sql(f"REPLACE TABLE {CATALOG}.{namespace}.located (id BIGINT) LOCATION '{external}'")
 
 
-def share_location(warehouse: Path, namespace: str, tmp_path: Path, spark: SparkSession) -> tuple[str, Path]:
+def share_location(warehouse: Path, namespace: str, spark: SparkSession) -> tuple[str, Path]:
     """Makes table ``copy`` point at table ``orig``'s folder the way older Floe allowed: by editing
     ``copy``'s metadata (the catalog no longer creates such a table)."""
-    import json
-
     make_table(spark, f"{CATALOG}.{namespace}.orig")
     spark.sql(f"CREATE TABLE {CATALOG}.{namespace}.copy (id BIGINT, p STRING) PARTITIONED BY (p)")
     copy_dir = table_dir(warehouse, namespace, "copy") / "metadata"
@@ -182,30 +195,31 @@ def share_location(warehouse: Path, namespace: str, tmp_path: Path, spark: Spark
     (copy_dir / "version-hint.text").write_text(nxt.name[1:].split(".")[0])
     old = time.time() - 10 * 24 * 3600
     for f in files_of(orig_dir):
-        import os
-
         os.utime(f, (old, old))
     return metadata["table-uuid"], orig_dir
 
 
 def test_maintenance_refuses_a_location_holding_another_tables_metadata(
-    spark: SparkSession, warehouse: Path, namespace: str, tmp_path: Path
+    spark: SparkSession, warehouse: Path, namespace: str
 ) -> None:
-    copy_uuid, orig_dir = share_location(warehouse, namespace, tmp_path, spark)
+    copy_uuid, orig_dir = share_location(warehouse, namespace, spark)
     before = files_of(orig_dir)
     copy = f"{namespace}.copy"
     spark.sql(f"INSERT INTO {CATALOG}.{copy} VALUES (9, 'z')")
     calls = [
         f"CALL {CATALOG}.system.remove_orphan_files(table => '{copy}')",
-        f"CALL {CATALOG}.system.remove_orphan_files(table => '{copy}', older_than => {LONG_AGO}, "
+        f"CALL {CATALOG}.system.remove_orphan_files(table => '{copy}', older_than => {FAR_FUTURE}, "
         "allow_short_interval => true, dry_run => true)",
-        f"CALL {CATALOG}.system.expire_snapshots(table => '{copy}', older_than => {LONG_AGO}, retain_last => 1)",
+        f"CALL {CATALOG}.system.expire_snapshots(table => '{copy}', older_than => {FAR_FUTURE}, "
+        "retain_last => 1)",
         f"DROP TABLE {CATALOG}.{copy} PURGE",
     ]
     for call in calls:
         message = error_of(spark, call)
         assert "holds the metadata of another table" in message, (call, message)
-        assert copy_uuid in message and str(orig_dir) in message and ".metadata.json" in message, message
+        assert copy_uuid in message and str(orig_dir) in message and ".metadata.json" in message, (
+            message
+        )
     assert before <= files_of(orig_dir)
     assert sorted(r[0] for r in spark.table(f"{CATALOG}.{namespace}.orig").collect()) == [1, 2, 3]
     # DROP TABLE without PURGE removes only copy's own folder
