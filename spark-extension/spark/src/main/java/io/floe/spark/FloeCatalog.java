@@ -3,6 +3,7 @@ package io.floe.spark;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.catalog.TableLocations;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.io.FileIO;
 import io.floe.format.metadata.SortOrder;
@@ -263,8 +264,24 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     int formatVersion = formatVersion(table, props.getOrDefault("format-version", "2"));
     String location = props.get(TableCatalog.PROP_LOCATION);
     String tableLocation = location == null ? catalog.tableLocation(toIdentifier(ident)) : qualify(location);
+    checkLocation(ident, tableLocation, table, !action.equals("create"));
     return TableMetadata.newTableMetadata(schema, spec, SortOrder.unsorted(), tableLocation,
         tableProperties(props), formatVersion);
+  }
+
+  /**
+   * A new table's location must be its own ({@link TableLocations}); a replaced table may keep its
+   * location. Throws IllegalArgumentException naming the location and what is there.
+   */
+  private void checkLocation(Identifier ident, String tableLocation, String table, boolean replacing) {
+    TableIdentifier id = toIdentifier(ident);
+    TableMetadata replaced = replacing ? catalog.newTableOps(id).refresh() : null;
+    try {
+      TableLocations.checkNewTable(catalog.io(), catalog.warehouse(), catalog.tableLocation(id), tableLocation, table,
+          replaced == null ? null : replaced.location());
+    } catch (CatalogException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
   }
 
   private static int formatVersion(String table, String value) {

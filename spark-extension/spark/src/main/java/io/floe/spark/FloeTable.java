@@ -136,6 +136,23 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     return props;
   }
 
+  /**
+   * The properties SHOW CREATE TABLE prints: those of {@link #properties()} that CREATE TABLE takes
+   * back. Without {@code current-snapshot-id} and {@code format} (state, not settings), and without
+   * {@code location} when the table lives in its own warehouse folder: that LOCATION would name
+   * this table's folder, which a table created from the statement under another name cannot use.
+   */
+  public Map<String, String> createStatementProperties() {
+    Map<String, String> props = properties();
+    props.remove("current-snapshot-id");
+    props.remove("format");
+    String own = io.floe.format.io.Locations.canonical(ops.metadataRoot());
+    if (own != null && own.equals(io.floe.format.io.Locations.canonical(metadata.location()))) {
+      props.remove("location");
+    }
+    return props;
+  }
+
   @Override
   public Set<TableCapability> capabilities() {
     return CAPABILITIES;

@@ -77,6 +77,16 @@ public final class RewriteManifests {
       throw new IllegalArgumentException("Cannot rewrite manifests of table " + ops.tableName() + ": unknown "
           + "partition spec id " + specId + " (the table's spec ids are " + base.specsById().keySet() + ")");
     }
+    String marker = InFlightCommit.begin(ops, commitUuid);
+    try {
+      return commitWithRetries(base);
+    } finally {
+      InFlightCommit.end(ops, marker);
+    }
+  }
+
+  private Result commitWithRetries(TableMetadata start) {
+    TableMetadata base = start;
     SnapshotProducer.RetryPolicy retry = SnapshotProducer.RetryPolicy.from(base.properties());
     long started = System.currentTimeMillis();
     Plan plan = null;
@@ -98,6 +108,10 @@ public final class RewriteManifests {
         }
         listLocation = ops.metadataFileLocation("snap-" + snapshotId + "-" + attempt + "-" + commitUuid + ".avro");
         TableMetadata updated = apply(base, parent, current, plan, listLocation);
+        List<String> added = new ArrayList<>();
+        plan.added().forEach(m -> added.add(m.path()));
+        added.add(listLocation);
+        InFlightCommit.checkAddedFilesExist(ops.io(), ops.tableName(), added);
         ops.commit(base, updated);
         return new Result(plan.replaced(), plan.added(), ops.current().snapshot(snapshotId));
       } catch (CommitFailedException e) {

@@ -46,6 +46,7 @@ public abstract class SnapshotProducer {
   private Expression conflictDetectionFilter = null;
   private boolean checkConflictingData = false;
   private boolean checkConflictingDeletes = false;
+  private boolean checkAddedFilesExist = false;
   private List<ManifestFile> newDeleteManifests = null;
   private final List<String> writtenMetadataFiles = new ArrayList<>();
   private final Map<String, String> extraSummary = new LinkedHashMap<>();
@@ -150,6 +151,29 @@ public abstract class SnapshotProducer {
   public SnapshotProducer validateNoConflictingDataFiles() {
     this.checkConflictingData = true;
     return this;
+  }
+
+  /**
+   * Just before publishing, fail (leaving the table as it was) when a data or delete file this
+   * commit adds no longer exists: deleted while the write was in flight, e.g. by orphan removal
+   * with a short {@code older_than}. Publishing it would make every read of the table fail. The
+   * manifests and manifest list the commit wrote itself are always checked.
+   */
+  public SnapshotProducer validateAddedFilesExist() {
+    this.checkAddedFilesExist = true;
+    return this;
+  }
+
+  /**
+   * For callers that publish {@link #apply}'s result themselves (a staged CREATE or REPLACE TABLE AS
+   * SELECT): throws {@link ValidationException} naming a data or delete file this producer adds
+   * that no longer exists.
+   */
+  public void checkAddedFilesExist() {
+    List<String> added = new ArrayList<>();
+    addedFiles.forEach(f -> added.add(f.path()));
+    addedDeleteFiles.forEach(f -> added.add(f.path()));
+    InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), added);
   }
 
   /** Fail when a concurrent commit added deletes for a data file this commit removes or deletes from. */
@@ -571,6 +595,16 @@ public abstract class SnapshotProducer {
     if (base == null) {
       throw new IllegalStateException("Cannot commit to table " + ops.tableName() + ": it does not exist");
     }
+    String marker = InFlightCommit.begin(ops, commitUuid);
+    try {
+      return commitWithRetries(base);
+    } finally {
+      InFlightCommit.end(ops, marker);
+    }
+  }
+
+  private Snapshot commitWithRetries(TableMetadata start) {
+    TableMetadata base = start;
     RetryPolicy retry = RetryPolicy.from(base.properties());
     long started = System.currentTimeMillis();
     int failures = 0;
@@ -582,6 +616,7 @@ public abstract class SnapshotProducer {
           cleanUpAll();
           return base.currentSnapshot();
         }
+        InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), addedLocations(updated));
         ops.commit(base, updated);
         cleanUpUnused(updated);
         return ops.current().snapshot(snapshotId());
@@ -600,6 +635,25 @@ public abstract class SnapshotProducer {
         throw e;
       }
     }
+  }
+
+  /** The files to check before publishing {@code updated}: new manifests, the manifest list, and data and delete files when asked. */
+  private List<String> addedLocations(TableMetadata updated) {
+    List<String> added = new ArrayList<>();
+    if (checkAddedFilesExist) {
+      addedFiles.forEach(f -> added.add(f.path()));
+      addedDeleteFiles.forEach(f -> added.add(f.path()));
+    }
+    for (String manifest : lastListedManifests) {
+      if (writtenMetadataFiles.contains(manifest)) {
+        added.add(manifest);
+      }
+    }
+    Snapshot snap = updated.snapshot(snapshotId());
+    if (snap != null && snap.manifestListLocation() != null) {
+      added.add(snap.manifestListLocation());
+    }
+    return added;
   }
 
   /** After success: remove manifest lists from lost attempts (never the committed one). */

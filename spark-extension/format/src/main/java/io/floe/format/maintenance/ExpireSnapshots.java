@@ -1,5 +1,6 @@
 package io.floe.format.maintenance;
 
+import io.floe.format.catalog.TableLocations;
 import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.TableOperations;
@@ -121,6 +122,9 @@ public final class ExpireSnapshots {
     int retries = base.propertyAsInt(TableProperties.COMMIT_NUM_RETRIES, TableProperties.COMMIT_NUM_RETRIES_DEFAULT);
     for (int attempt = 0; ; attempt++) {
       checkGcEnabled(base);
+      if (cleanExpiredFiles) {
+        TableLocations.checkSoleOwner(ops.io(), base, ops.metadataRoot(), ops.tableName(), "expire snapshots of");
+      }
       TableMetadata updated = apply(base);
       Set<Long> expired = new TreeSet<>();
       base.snapshots().stream().filter(s -> updated.snapshot(s.snapshotId()) == null)

@@ -1,5 +1,6 @@
 package io.floe.format.maintenance;
 
+import io.floe.format.catalog.TableLocations;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.FileInfo;
@@ -29,10 +30,17 @@ import java.util.concurrent.TimeUnit;
  * must lie inside it) that no metadata reaches (see {@link OrphanReachability}) and whose
  * modification time is before {@code olderThan} (default: three days ago). Files with a path segment
  * starting with {@code _} or {@code .} below the table location (in-flight write markers, {@code
- * _SUCCESS}, temporary metadata files) are never deleted, nor is anything outside the table
- * location. A listed file whose path matches a reachable location under another scheme or authority
- * is a prefix mismatch, handled by {@link PrefixMismatchMode}. Nothing is deleted before every
- * listed file is classified, so a refusal deletes nothing.
+ * _SUCCESS}, temporary metadata files) are never deleted, except in-flight markers abandoned for
+ * longer than the default age; nor is anything outside the table location. A listed file whose
+ * path matches a reachable location under another scheme or authority is a prefix mismatch,
+ * handled by {@link PrefixMismatchMode}. Nothing is deleted before every listed file is
+ * classified, so a refusal deletes nothing.
+ *
+ * <p>Concurrent writers: the files of a write or commit whose in-flight marker exists after the
+ * listing are kept ({@link InFlightFiles}), and reachability is checked again against the latest
+ * metadata read after that, so a Floe write in flight or committed during the run loses nothing.
+ * Files of writers that leave no marker (other engines) are protected only by {@code olderThan}.
+ * Refuses to run when the table's location holds another table's metadata ({@link TableLocations}).
  */
 public final class OrphanFiles {
   /** Default age of the files removed: only files last modified more than three days ago. */
@@ -59,6 +67,8 @@ public final class OrphanFiles {
       }
     }
   }
+
+  private static final String ACTION = "remove orphan files of";
 
   private final TableOperations ops;
   private Long olderThanMillis;
@@ -165,6 +175,7 @@ public final class OrphanFiles {
 
     OrphanPrefixes prefixes = new OrphanPrefixes(equalSchemes, equalAuthorities);
     FileIO io = ops.io();
+    TableLocations.checkSoleOwner(io, metadata, ops.metadataRoot(), table, ACTION);
     addReachable(prefixes, OrphanReachability.of(io, metadata, ops.metadataRoot(), threads, table), table);
     List<FileInfo> listed;
     try {
@@ -172,6 +183,12 @@ public final class OrphanFiles {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + dir + " to find the orphan files of table " + table, e);
     }
+    TableLocations.checkNoForeignMetadata(io, metadata, ops.metadataRoot(),
+        listed.stream().map(FileInfo::location).toList(), table, ACTION);
+    // in-flight markers are checked after the listing and before the latest metadata is read
+    InFlightFiles inFlight = InFlightFiles.of(io, listed, markerDirs(metadata), Math.min(cutoff,
+        clock - DEFAULT_AGE_MILLIS));
+    Set<String> writing = inFlight.inFlight(classify(listed, cutoff, prefixes, tableLocation, table));
     TableMetadata latest = ops.refresh();
     if (latest != null && !Objects.equals(latest.metadataFileLocation(), metadata.metadataFileLocation())) {
       // a commit landed while listing: what it reaches is reachable too
@@ -179,6 +196,12 @@ public final class OrphanFiles {
     }
 
     List<String> orphans = classify(listed, cutoff, prefixes, tableLocation, table);
+    orphans.removeIf(writing::contains);
+    for (String marker : inFlight.staleMarkers()) {
+      if (Locations.isInside(tableLocation, marker)) {
+        orphans.add(marker);
+      }
+    }
     for (String orphan : orphans) {
       Locations.checkInside(tableLocation, orphan, "orphan file of table " + table);
     }
@@ -228,6 +251,18 @@ public final class OrphanFiles {
           + "sure they are different files: deleted files cannot be recovered)");
     }
     return orphans;
+  }
+
+  /** The folders where the table's writers and commits put their in-flight markers. */
+  private List<String> markerDirs(TableMetadata metadata) {
+    List<String> dirs = new ArrayList<>();
+    dirs.add(ops.metadataRoot() + "/metadata");
+    dirs.add(metadata.location() + "/data");
+    String custom = metadata.properties().get("write.data.path");
+    if (custom != null) {
+      dirs.add(custom);
+    }
+    return dirs;
   }
 
   /** The directory to list: {@code location} when given (inside the table location), else the table's. */

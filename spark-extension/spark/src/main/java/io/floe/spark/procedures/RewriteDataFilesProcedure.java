@@ -250,6 +250,7 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
         added.addAll(written.get(i));
       }
       added.forEach(rewrite::addFile);
+      rewrite.validateAddedFilesExist(); // the groups' write markers are gone: orphan removal may have run
       try {
         Snapshot committed = rewrite.commit();
         counts.rewritten += files;
