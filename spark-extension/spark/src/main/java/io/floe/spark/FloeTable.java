@@ -10,6 +10,7 @@ import io.floe.format.types.Schema;
 import io.floe.spark.source.FloeScanBuilder;
 import io.floe.spark.write.FloeRowLevelOperationBuilder;
 import io.floe.spark.write.FloeWriteBuilder;
+import io.floe.spark.write.WriteChecks;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.expr.Evaluator;
 import io.floe.format.expr.Expression;
@@ -292,6 +293,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
       throw new UnsupportedOperationException("Cannot DELETE FROM " + name()
           + ": the table is read at a past snapshot (time travel); row-level changes apply to the current snapshot");
     }
+    WriteChecks.check("DELETE FROM", name(), metadata);
     return wholeFileDeleteProblem(predicates) == null;
   }
 

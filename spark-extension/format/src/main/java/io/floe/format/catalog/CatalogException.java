@@ -5,7 +5,7 @@ public final class CatalogException extends RuntimeException {
   public enum Kind {
     NO_SUCH_NAMESPACE, NAMESPACE_EXISTS, NAMESPACE_NOT_EMPTY, NO_SUCH_TABLE, TABLE_EXISTS, INVALID_IDENTIFIER,
     /** a table and a namespace (or leftover files) would share a folder */
-    NAME_CONFLICT, UNSUPPORTED
+    NAME_CONFLICT, UNSUPPORTED, INVALID_PROPERTY
   }
 
   private final Kind kind;
