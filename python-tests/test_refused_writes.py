@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from jvm_tables import table_ops
+from jvm_tables import create_v1_table
 from pyspark.errors import AnalysisException, IllegalArgumentException
 
 import floe
@@ -112,18 +112,8 @@ def test_format_version_1_is_refused_at_create(spark: SparkSession, warehouse: P
 def test_a_v1_table_from_another_engine_refuses_writes_until_upgraded(
     spark: SparkSession, warehouse: Path, namespace: str
 ) -> None:
-    jvm = spark.sparkContext._jvm
-    assert jvm is not None
-    fmt = jvm.io.floe.format
     spark.sql(f"CREATE TABLE floe.{namespace}.model (id BIGINT)")
-    model = table_ops(spark, warehouse, namespace, "model").current()
-    catalog = fmt.catalog.FileSystemCatalog(fmt.io.LocalFileIO(), floe.warehouse_uri(str(warehouse)))
-    ident = fmt.catalog.TableIdentifier.of(jvm.java.util.List.of(namespace), "t")
-    v1 = fmt.metadata.TableMetadata.newTableMetadata(
-        model.schema(), model.spec(), model.sortOrder(), catalog.tableLocation(ident),
-        jvm.java.util.HashMap(), 1,
-    )
-    catalog.createTable(ident, v1)
+    create_v1_table(spark, warehouse, namespace, "model", "t")
     t = f"floe.{namespace}.t"
     assert _metadata(warehouse, namespace)["format-version"] == 1
     for statement in (f"INSERT INTO {t} VALUES (1)", f"DELETE FROM {t} WHERE id = 1"):
