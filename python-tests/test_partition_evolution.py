@@ -426,6 +426,7 @@ def test_unknown_table_non_floe_catalog_and_bad_call_arguments(
 
 # --- dynamic INSERT OVERWRITE after an evolution: old-spec files are replaced by their rows ------
 
+REWRITE_ALL = "options => map('rewrite-all', 'true')"
 OLD_ROWS = [(1, "a", _ts(1, 1)), (2, "b", _ts(1, 2)), (3, "a", _ts(2, 3))]
 
 
@@ -437,12 +438,12 @@ def _evolved(spark: SparkSession, table: str, rewrite: bool) -> None:
     spark.sql(f"ALTER TABLE {table} ADD PARTITION FIELD days(ts)")
     if rewrite:
         name = table.split(".", 1)[1]
-        spark.sql(
-            f"CALL floe.system.rewrite_data_files(table => '{name}', options => map('rewrite-all', 'true'))"
-        )
+        spark.sql(f"CALL floe.system.rewrite_data_files(table => '{name}', {REWRITE_ALL})")
 
 
-def _overwrite_partitions(spark: SparkSession, table: str, rows: list[tuple[int, str, dt.datetime]]) -> None:
+def _overwrite_partitions(
+    spark: SparkSession, table: str, rows: list[tuple[int, str, dt.datetime]]
+) -> None:
     df = spark.createDataFrame(rows, "id BIGINT, category STRING, ts TIMESTAMP")
     df.writeTo(table).overwritePartitions()
 
@@ -489,7 +490,7 @@ def test_dynamic_overwrite_of_a_partition_sharing_an_old_file_is_refused_or_exac
     assert "rewrite_data_files" in message
     assert inspect.load_table_metadata(location)["current-snapshot-id"] == before
     assert _everything(spark, table) == _expected(OLD_ROWS)
-    spark.sql(f"CALL floe.system.rewrite_data_files(table => '{namespace}.t', options => map('rewrite-all', 'true'))")
+    spark.sql(f"CALL floe.system.rewrite_data_files(table => '{namespace}.t', {REWRITE_ALL})")
     _overwrite_partitions(spark, table, new)
     assert _everything(spark, table) == _expected([OLD_ROWS[1], OLD_ROWS[2], *new])
 

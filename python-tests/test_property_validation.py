@@ -35,11 +35,19 @@ def _exists(warehouse: Path, namespace: str, table: str) -> bool:
 BAD_VALUES = [
     ("write.target-file-size-bytes", "abc", "a whole number >= 1"),
     ("write.target-file-size-bytes", "-5", "a whole number >= 1"),
-    ("write.parquet.compression-codec", "brotli", "one of zstd, snappy, gzip, lz4, uncompressed, none"),
+    (
+        "write.parquet.compression-codec",
+        "brotli",
+        "one of zstd, snappy, gzip, lz4, uncompressed, none",
+    ),
     ("write.delete.mode", "merge_on_read", "one of copy-on-write, merge-on-read"),
     ("write.merge.isolation-level", "read-committed", "one of serializable, snapshot"),
     ("write.distribution-mode", "sort", "one of none, hash, range"),
-    ("write.metadata.metrics.default", "truncate(0)", "none, counts, truncate(N) with N > 0, or full"),
+    (
+        "write.metadata.metrics.default",
+        "truncate(0)",
+        "none, counts, truncate(N) with N > 0, or full",
+    ),
     ("write.metadata.metrics.column.id", "bounds", "none, counts, truncate(N) with N > 0, or full"),
     ("gc.enabled", "yes", "true or false"),
     ("commit.retry.num-retries", "-1", "a whole number >= 0"),
@@ -58,7 +66,9 @@ def test_create_table_refuses_a_bad_value_and_creates_nothing(
             f"CREATE TABLE floe.{namespace}.t (id BIGINT) TBLPROPERTIES ('{key}' = '{value}')"
         )
     message = str(e.value)
-    assert f"Invalid value '{value}' for table property {key} of table floe.{namespace}.t" in message
+    assert (
+        f"Invalid value '{value}' for table property {key} of table floe.{namespace}.t" in message
+    )
     assert f"expected {accepted}" in message
     assert not _exists(warehouse, namespace, "t")
     assert spark.sql(f"SHOW TABLES IN floe.{namespace}").count() == 0
@@ -67,7 +77,7 @@ def test_create_table_refuses_a_bad_value_and_creates_nothing(
 def test_ctas_refuses_a_bad_value_and_writes_nothing(
     spark: SparkSession, warehouse: Path, namespace: str
 ) -> None:
-    with pytest.raises(AnalysisException, match="write.target-file-size-bytes.*expected a whole"):
+    with pytest.raises(AnalysisException, match=r"write\.target-file-size-bytes.*expected a whole"):
         spark.sql(
             f"CREATE TABLE floe.{namespace}.t TBLPROPERTIES ('write.target-file-size-bytes'='abc') "
             "AS SELECT id FROM range(10)"
@@ -79,7 +89,7 @@ def test_dataframe_writer_table_property_is_checked(
     spark: SparkSession, warehouse: Path, namespace: str
 ) -> None:
     df = spark.range(5)
-    with pytest.raises(AnalysisException, match="'brotli' for table property write.parquet"):
+    with pytest.raises(AnalysisException, match=r"'brotli' for table property write\.parquet"):
         df.writeTo(f"floe.{namespace}.t").tableProperty(
             "write.parquet.compression-codec", "brotli"
         ).create()
@@ -90,13 +100,19 @@ def test_alter_refuses_a_bad_value_and_keeps_the_table_as_it_was(
     spark: SparkSession, warehouse: Path, namespace: str
 ) -> None:
     t = f"floe.{namespace}.t"
-    spark.sql(f"CREATE TABLE {t} (id BIGINT) TBLPROPERTIES ('write.target-file-size-bytes'='1048576')")
+    spark.sql(
+        f"CREATE TABLE {t} (id BIGINT) TBLPROPERTIES ('write.target-file-size-bytes'='1048576')"
+    )
     spark.sql(f"INSERT INTO {t} VALUES (1)")
     before = inspect.load_table_metadata(_location(warehouse, namespace, "t"))
     for key, value, accepted in BAD_VALUES:
         with pytest.raises(AnalysisException) as e:
-            spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('owner.team' = 'x', '{key}' = '{value}')")
-        assert f"Invalid value '{value}' for table property {key} of table {namespace}.t" in str(e.value)
+            spark.sql(
+                f"ALTER TABLE {t} SET TBLPROPERTIES ('owner.team' = 'x', '{key}' = '{value}')"
+            )
+        assert f"Invalid value '{value}' for table property {key} of table {namespace}.t" in str(
+            e.value
+        )
         assert f"expected {accepted}" in str(e.value)
     after = inspect.load_table_metadata(_location(warehouse, namespace, "t"))
     assert after["properties"] == before["properties"]
@@ -126,7 +142,10 @@ def test_valid_values_of_every_kind_and_custom_keys_are_accepted(
     }
     listed = ", ".join(f"'{k}' = '{v}'" for k, v in props.items())
     spark.sql(f"CREATE TABLE {t} (id BIGINT, s STRING) TBLPROPERTIES ({listed})")
-    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('write.metadata.metrics.default' = 'full', 'x.y' = 'abc')")
+    spark.sql(
+        f"ALTER TABLE {t} SET TBLPROPERTIES "
+        "('write.metadata.metrics.default' = 'full', 'x.y' = 'abc')"
+    )
     spark.sql(f"INSERT INTO {t} VALUES (1, 'a')")
     stored = inspect.load_table_metadata(_location(warehouse, namespace, "t"))["properties"]
     assert stored["my.own.size"] == "-5"
@@ -159,3 +178,18 @@ def test_a_bad_value_stored_earlier_fails_the_write_up_front(
     spark.sql(f"ALTER TABLE {t} UNSET TBLPROPERTIES ('write.target-file-size-bytes')")
     spark.sql(f"INSERT INTO {t} VALUES (2)")
     assert spark.table(t).count() == 2
+
+
+@pytest.mark.parametrize("codec", ["zstd", "snappy", "gzip", "lz4", "uncompressed", "none"])
+def test_every_accepted_parquet_codec_writes(
+    spark: SparkSession, namespace: str, codec: str
+) -> None:
+    """The codecs the check accepts are exactly ones the writer can use (brotli and lzo, which
+    need codecs Spark does not ship, are refused)."""
+    t = f"floe.{namespace}.t"
+    spark.sql(
+        f"CREATE TABLE {t} (id BIGINT) "
+        f"TBLPROPERTIES ('write.parquet.compression-codec' = '{codec}')"
+    )
+    spark.sql(f"INSERT INTO {t} SELECT id FROM range(100)")
+    assert spark.table(t).count() == 100

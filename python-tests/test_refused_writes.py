@@ -40,7 +40,10 @@ def wap_table(spark: SparkSession, namespace: str) -> Iterator[str]:
         "TBLPROPERTIES ('write.wap.enabled' = 'true')"
     )
     spark.sql(f"INSERT INTO {t} VALUES (1, 'a'), (2, 'b')")
-    spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW src AS SELECT * FROM VALUES (1L, 'z'), (3L, 'a') AS s(id, p)")
+    spark.sql(
+        "CREATE OR REPLACE TEMPORARY VIEW src AS "
+        "SELECT * FROM VALUES (1L, 'z'), (3L, 'a') AS s(id, p)"
+    )
     try:
         yield t
     finally:
@@ -62,10 +65,12 @@ WRITES: dict[str, Callable[[SparkSession, str], object]] = {
     "merge insert only": lambda s, t: s.sql(
         f"MERGE INTO {t} x USING src s ON x.id = s.id WHEN NOT MATCHED THEN INSERT *"
     ),
-    "dataframe append": lambda s, t: s.createDataFrame([(3, "a")], "id BIGINT, p STRING").writeTo(t).append(),
-    "dataframe overwritePartitions": lambda s, t: s.createDataFrame([(3, "a")], "id BIGINT, p STRING")
-    .writeTo(t)
-    .overwritePartitions(),
+    "dataframe append": lambda s, t: (
+        s.createDataFrame([(3, "a")], "id BIGINT, p STRING").writeTo(t).append()
+    ),
+    "dataframe overwritePartitions": lambda s, t: (
+        s.createDataFrame([(3, "a")], "id BIGINT, p STRING").writeTo(t).overwritePartitions()
+    ),
     "truncate": lambda s, t: s.sql(f"TRUNCATE TABLE {t}"),
 }
 
@@ -99,12 +104,19 @@ def test_without_a_wap_id_the_same_writes_go_to_main(
     assert _metadata(warehouse, namespace)["current-snapshot-id"] != before["current-snapshot-id"]
 
 
-def test_format_version_1_is_refused_at_create(spark: SparkSession, warehouse: Path, namespace: str) -> None:
-    with pytest.raises(IllegalArgumentException, match="format-version 1: Floe reads format v1 tables but"):
-        spark.sql(f"CREATE TABLE floe.{namespace}.t (id BIGINT) TBLPROPERTIES ('format-version' = '1')")
+def test_format_version_1_is_refused_at_create(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    with pytest.raises(
+        IllegalArgumentException, match="format-version 1: Floe reads format v1 tables but"
+    ):
+        spark.sql(
+            f"CREATE TABLE floe.{namespace}.t (id BIGINT) TBLPROPERTIES ('format-version' = '1')"
+        )
     with pytest.raises(IllegalArgumentException, match="format-version 1"):
         spark.sql(
-            f"CREATE TABLE floe.{namespace}.t TBLPROPERTIES ('format-version' = '1') AS SELECT 1 AS id"
+            f"CREATE TABLE floe.{namespace}.t TBLPROPERTIES ('format-version' = '1') "
+            "AS SELECT 1 AS id"
         )
     assert not (warehouse / namespace / "t").exists()
 
