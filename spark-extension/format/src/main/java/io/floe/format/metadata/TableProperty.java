@@ -17,7 +17,7 @@ public final class TableProperty {
   public enum Kind { BOOLEAN, INT, LONG, ENUM, METRICS_MODE, BYTE_SIZE }
 
   private static final Pattern TRUNCATE = Pattern.compile("truncate\\((\\d{1,9})\\)");
-  private static final Pattern BYTE_SIZE = Pattern.compile("(\\d{1,18})\\s*(b|[kmgtp]b?|[kmgtp]ib)?");
+  private static final Pattern BYTE_SIZE = Pattern.compile("(\\d{1,18})(b|[kmgtp]b?)?");
 
   private final String key;
   private final Kind kind;

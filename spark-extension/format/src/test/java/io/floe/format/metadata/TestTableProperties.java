@@ -88,6 +88,9 @@ public class TestTableProperties {
     assertTrue(accepts("read.split.open-file-cost", "4MB"));
     assertFalse(accepts("read.split.target-size", "0"));
     assertFalse(accepts("read.split.target-size", "big"));
+    assertFalse(accepts("read.split.target-size", "1.5g"));
+    assertFalse(accepts("read.split.target-size", "128 m"));
+    assertTrue(accepts("read.split.target-size", "1gb"));
   }
 
   @Test
