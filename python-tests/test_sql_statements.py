@@ -240,10 +240,10 @@ def test_tblproperties_are_stored_and_reserved_ones_are_not(
     spark.sql(
         f"""CREATE TABLE {t} (id BIGINT) USING floe
         TBLPROPERTIES ('owner.team' = 'sales', 'write.target-file-size-bytes' = '1048576',
-                       'format-version' = '1')"""
+                       'format-version' = '2')"""
     )
     metadata = inspect.load_table_metadata(str(location))
-    assert metadata["format-version"] == 1
+    assert metadata["format-version"] == 2
     assert metadata["properties"]["owner.team"] == "sales"
     assert metadata["properties"]["write.target-file-size-bytes"] == "1048576"
     for reserved in ("format-version", "provider", "location", "current-snapshot-id", "format"):
@@ -252,7 +252,7 @@ def test_tblproperties_are_stored_and_reserved_ones_are_not(
     assert show_tblproperties(spark, t) == {
         "owner.team": "sales",
         "write.target-file-size-bytes": "1048576",
-        "format-version": "1",
+        "format-version": "2",
         "format": "iceberg/parquet",
         "current-snapshot-id": "none",
     }
@@ -264,9 +264,9 @@ def test_tblproperties_are_stored_and_reserved_ones_are_not(
     assert properties["ttl"] == "30"
     assert "write.target-file-size-bytes" not in properties
 
-    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('format-version' = '2')")
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('format-version' = '3')")
     metadata = inspect.load_table_metadata(str(location))
-    assert metadata["format-version"] == 2
+    assert metadata["format-version"] == 3
     assert "format-version" not in metadata["properties"]
 
     spark.sql(f"INSERT INTO {t} VALUES (1)")

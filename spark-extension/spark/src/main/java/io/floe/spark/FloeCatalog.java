@@ -262,11 +262,13 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       throw new IllegalArgumentException("Cannot " + action + " table " + table + ": " + e.getMessage(), e);
     }
     int formatVersion = formatVersion(table, props.getOrDefault("format-version", "2"));
+    Map<String, String> properties = tableProperties(props);
+    SparkExceptions.checkTableProperties(table, properties);
     String location = props.get(TableCatalog.PROP_LOCATION);
     String tableLocation = location == null ? catalog.tableLocation(toIdentifier(ident)) : qualify(location);
     checkLocation(ident, tableLocation, table, !action.equals("create"));
     return TableMetadata.newTableMetadata(schema, spec, SortOrder.unsorted(), tableLocation,
-        tableProperties(props), formatVersion);
+        properties, formatVersion);
   }
 
   /**
@@ -290,11 +292,15 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       formatVersion = Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + table
-          + ": use 1, 2 or 3");
+          + ": use 2 or 3");
+    }
+    if (formatVersion == 1) {
+      throw new IllegalArgumentException("Cannot create table " + table + " with format-version 1: Floe reads "
+          + "format v1 tables but cannot write them; use format-version 2 (the default) or 3");
     }
     if (formatVersion < 1 || formatVersion > 3) {
       throw new IllegalArgumentException("Unsupported format-version " + formatVersion + " for table " + table
-          + ": Floe writes format versions 1 to 3");
+          + ": Floe writes format versions 2 and 3");
     }
     return formatVersion;
   }

@@ -1,6 +1,10 @@
 package io.floe.spark;
 
+import io.floe.format.catalog.CatalogErrors;
 import io.floe.format.catalog.CatalogException;
+import io.floe.format.metadata.TableProperties;
+import io.floe.format.metadata.TableProperty;
+import java.util.Map;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
@@ -45,6 +49,17 @@ public final class SparkExceptions {
    */
   public static RuntimeException thrown(String message) {
     return SparkExceptions.<RuntimeException>sneakyThrow(userError(message));
+  }
+
+  /**
+   * Fails the statement that sets {@code properties} on {@code table} when a known property has a
+   * value it does not accept (see {@link TableProperties#known}); keys Floe does not know pass.
+   */
+  public static void checkTableProperties(String table, Map<String, String> properties) {
+    TableProperty invalid = TableProperties.firstInvalid(properties);
+    if (invalid != null) {
+      throw thrown(CatalogErrors.invalidTableProperty(table, invalid, properties.get(invalid.key())).getMessage());
+    }
   }
 
   @SuppressWarnings("unchecked")

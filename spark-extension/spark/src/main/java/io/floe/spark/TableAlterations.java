@@ -72,6 +72,7 @@ final class TableAlterations {
     if (columns != null) {
       checkResult(ops, columns);
     }
+    SparkExceptions.checkTableProperties(ops.tableName(), updates);
     boolean onlyColumns = updates.isEmpty() && removals.isEmpty() && newFormatVersion == null;
     boolean columnsUnchanged = columns == null
         || (columns.apply().sameSchema(base.schema()) && columns.lastColumnId() == base.lastColumnId());
@@ -169,7 +170,7 @@ final class TableAlterations {
       v = Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + ops.tableName()
-          + ": use 1, 2 or 3");
+          + ": use 2 or 3");
     }
     if (v < base.formatVersion()) {
       throw new IllegalArgumentException("Cannot downgrade table " + ops.tableName() + " from format version "

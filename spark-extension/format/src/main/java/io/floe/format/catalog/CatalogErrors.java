@@ -1,5 +1,7 @@
 package io.floe.format.catalog;
 
+import io.floe.format.metadata.TableProperties;
+import io.floe.format.metadata.TableProperty;
 import java.util.List;
 
 /** Builds every user-facing catalog error, so each names the problem, the object and what to do. */
@@ -63,6 +65,16 @@ public final class CatalogErrors {
   public static CatalogException invalidIdentifier(String what, String value, String reason) {
     return new CatalogException(CatalogException.Kind.INVALID_IDENTIFIER,
         "Invalid " + what + " '" + printable(value) + "': " + reason);
+  }
+
+  /**
+   * A value that known table property {@code property} does not accept, naming the table, the key,
+   * the value and the values accepted (see {@link TableProperties#firstInvalid}).
+   */
+  public static CatalogException invalidTableProperty(String table, TableProperty property, String value) {
+    return new CatalogException(CatalogException.Kind.INVALID_PROPERTY,
+        "Invalid value '" + printable(value) + "' for table property " + property.key() + " of table " + table
+            + ": expected " + property.accepted() + ". Nothing was changed");
   }
 
   public static CatalogException unsupported(String message) {

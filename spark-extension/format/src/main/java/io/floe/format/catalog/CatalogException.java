@@ -7,7 +7,9 @@ public final class CatalogException extends RuntimeException {
     /** a table and a namespace (or leftover files) would share a folder */
     NAME_CONFLICT, UNSUPPORTED,
     /** a table's location is, or would be, shared with another table, a namespace or other files */
-    LOCATION_IN_USE
+    LOCATION_IN_USE,
+    /** a table property value of the wrong type or out of range */
+    INVALID_PROPERTY
   }
 
   private final Kind kind;

@@ -15,6 +15,7 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotIdGenerator;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -687,10 +688,10 @@ public abstract class SnapshotProducer {
   record RetryPolicy(int numRetries, long minWaitMs, long maxWaitMs, long totalTimeoutMs) {
     static RetryPolicy from(Map<String, String> props) {
       return new RetryPolicy(
-          intProp(props, "commit.retry.num-retries", 4),
-          longProp(props, "commit.retry.min-wait-ms", 100),
-          longProp(props, "commit.retry.max-wait-ms", 60_000),
-          longProp(props, "commit.retry.total-timeout-ms", 1_800_000));
+          TableProperties.intValue(props, TableProperties.COMMIT_NUM_RETRIES),
+          TableProperties.longValue(props, TableProperties.COMMIT_MIN_RETRY_WAIT_MS),
+          TableProperties.longValue(props, TableProperties.COMMIT_MAX_RETRY_WAIT_MS),
+          TableProperties.longValue(props, TableProperties.COMMIT_TOTAL_RETRY_TIME_MS));
     }
 
     void sleep(int failures) {
@@ -702,16 +703,6 @@ public abstract class SnapshotProducer {
         Thread.currentThread().interrupt();
         throw new CommitFailedException("Interrupted while retrying a commit", e);
       }
-    }
-
-    private static int intProp(Map<String, String> props, String key, int dflt) {
-      String v = props.get(key);
-      return v == null ? dflt : Integer.parseInt(v.trim());
-    }
-
-    private static long longProp(Map<String, String> props, String key, long dflt) {
-      String v = props.get(key);
-      return v == null ? dflt : Long.parseLong(v.trim());
     }
   }
 }

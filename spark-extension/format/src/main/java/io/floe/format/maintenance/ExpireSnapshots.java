@@ -156,7 +156,7 @@ public final class ExpireSnapshots {
   }
 
   private void checkGcEnabled(TableMetadata base) {
-    if (!base.propertyAsBoolean(GC_ENABLED, true)) {
+    if (!TableProperties.booleanValue(base.properties(), TableProperties.GC_ENABLED)) {
       throw new IllegalArgumentException("Cannot expire snapshots of table " + ops.tableName()
           + ": garbage collection is disabled (table property gc.enabled=false), because deleting files may corrupt "
           + "other tables that share them; set gc.enabled=true if this table owns its files");

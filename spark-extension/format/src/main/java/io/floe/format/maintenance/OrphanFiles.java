@@ -6,6 +6,7 @@ import io.floe.format.io.FileIO;
 import io.floe.format.io.FileInfo;
 import io.floe.format.io.Locations;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
@@ -156,7 +157,7 @@ public final class OrphanFiles {
     if (metadata == null) {
       throw new IllegalArgumentException("Cannot remove orphan files: table " + table + " does not exist");
     }
-    if (!metadata.propertyAsBoolean("gc.enabled", true)) {
+    if (!TableProperties.booleanValue(metadata.properties(), TableProperties.GC_ENABLED)) {
       throw new IllegalStateException("Cannot remove orphan files of table " + table
           + ": gc.enabled is false (its files may be shared with another table); set gc.enabled to true first");
     }

@@ -1,9 +1,11 @@
 package io.floe.spark.metadata;
 
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.metadata.PastSnapshots;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableMetadataParser;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -41,7 +43,7 @@ public final class MetadataTables {
     }
     TableMetadata metadata = ops.current();
     Snapshot snapshot = version != null ? atVersion(tableName, metadata, version)
-        : timestampMillis != null ? asOf(tableName, metadata, timestampMillis) : metadata.currentSnapshot();
+        : timestampMillis != null ? asOf(tableName, ops, metadata, timestampMillis) : metadata.currentSnapshot();
     MetadataTableSource source = new MetadataTableSource(tableName, ops.io(), metadata, snapshot);
     switch (lower) {
       case "snapshots":
@@ -88,17 +90,12 @@ public final class MetadataTables {
     return snap;
   }
 
-  private static Snapshot asOf(String tableName, TableMetadata metadata, long timestampMillis) {
-    Long found = MetadataLogEntriesTable.currentAt(metadata, timestampMillis);
-    if (found == null || metadata.snapshot(found) == null) {
-      String first = metadata.snapshotLog().isEmpty() ? "the table has no snapshot"
-          : "the first snapshot was committed at "
-              + Instant.ofEpochMilli(metadata.snapshotLog().get(0).timestampMillis());
-      throw new IllegalArgumentException("Cannot read metadata tables of " + tableName + " as of "
-          + Instant.ofEpochMilli(timestampMillis) + ": no snapshot was current then (" + first + ")");
-    }
-    return metadata.snapshot(found);
+  private static Snapshot asOf(String tableName, FileSystemTableOperations ops, TableMetadata metadata,
+      long timestampMillis) {
+    return PastSnapshots.snapshotAt(metadata, timestampMillis, file -> TableMetadataParser.read(ops.io(), file),
+        "Cannot read metadata tables of " + tableName + " as of " + Instant.ofEpochMilli(timestampMillis));
   }
+
 
   private static String snapshotIds(TableMetadata metadata) {
     return metadata.snapshots().stream().map(s -> Long.toString(s.snapshotId()))

@@ -4,6 +4,7 @@ import io.floe.format.expr.Expression;
 import io.floe.format.metadata.NullOrder;
 import io.floe.format.metadata.SortField;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.Transform;
 import io.floe.format.types.Schema;
@@ -64,7 +65,6 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   static final String ADVISORY_PARTITION_SIZE = "write.spark.advisory-partition-size-bytes";
   static final String ADVISORY_PARTITION_SIZE_OPTION = "advisory-partition-size";
   static final String TARGET_FILE_SIZE = "write.target-file-size-bytes";
-  static final long DEFAULT_TARGET_FILE_SIZE = 512L * 1024 * 1024;
   private static final Pattern WITH_PARAM = Pattern.compile("(\\w+)\\[(\\d+)\\]");
 
   protected final FloeWriteTarget target;
@@ -93,7 +93,8 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
     String value = info.options().get(DISTRIBUTION_MODE_OPTION);
     String source = "write option " + DISTRIBUTION_MODE_OPTION;
     if (value == null) {
-      value = target.metadata().properties().getOrDefault(DISTRIBUTION_MODE, "hash");
+      value = target.metadata().properties().getOrDefault(DISTRIBUTION_MODE,
+          TableProperties.WRITE_DISTRIBUTION_MODE_DEFAULT);
       source = "table property " + DISTRIBUTION_MODE;
     }
     switch (value.trim().toLowerCase(Locale.ROOT)) {
@@ -313,7 +314,7 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
       source = "table property " + ADVISORY_PARTITION_SIZE;
     }
     if (value == null) {
-      value = props.getOrDefault(TARGET_FILE_SIZE, Long.toString(DEFAULT_TARGET_FILE_SIZE));
+      value = props.getOrDefault(TARGET_FILE_SIZE, Long.toString(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT));
       source = "table property " + TARGET_FILE_SIZE;
     }
     try {
