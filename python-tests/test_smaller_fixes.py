@@ -1,0 +1,188 @@
+"""Smaller problems found on the way (issue 10, point 9), each through a Floe session.
+
+- ``t.branch_<name>`` / ``t.tag_<name>`` say that reading a ref through the table name is not
+  supported yet and point to ``VERSION AS OF``; an unknown ref is named as such.
+- ``rewrite_data_files`` checks ``sort_order`` before reading anything: unknown columns are named,
+  ``zorder(...)`` and transforms are refused as unsupported, and the table is left unchanged.
+- A data or delete file removed from storage by hand fails the read with a message naming the
+  table, the snapshot, the file and what to do, through Spark's task failure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from jvm_tables import table_ops
+
+import floe.inspect as inspect
+from floe.inspect._paths import local_path
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+def _snapshot_ids(spark: SparkSession, table: str) -> list[int]:
+    return [r[0] for r in spark.sql(f"SELECT snapshot_id FROM {table}.snapshots").collect()]
+
+
+# ---- branch_<name> / tag_<name> -----------------------------------------------------------------
+
+
+@pytest.fixture
+def with_branch(spark: SparkSession, warehouse: Path, namespace: str) -> str:
+    """floe.<ns>.t with rows [1], then [2]; branch ``audit`` at the first snapshot."""
+    table = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT) USING floe")
+    spark.sql(f"INSERT INTO {table} VALUES (1)")
+    first = _snapshot_ids(spark, table)[0]
+    spark.sql(f"INSERT INTO {table} VALUES (2)")
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    ops = table_ops(spark, warehouse, namespace, "t")
+    base = ops.refresh()
+    metadata = jvm.io.floe.format.metadata
+    updated = (
+        metadata.TableMetadata.buildFrom(base)
+        .setRef("audit", metadata.SnapshotRef.branch(first))
+        .build()
+    )
+    ops.commit(base, updated)
+    return table
+
+
+def test_branch_suffix_says_it_is_unsupported_and_points_to_version_as_of(
+    spark: SparkSession, with_branch: str
+) -> None:
+    with pytest.raises(Exception) as raised:
+        spark.sql(f"SELECT * FROM {with_branch}.branch_audit").collect()
+    message = str(raised.value)
+    assert "Unknown metadata table" not in message
+    assert "not supported yet" in message
+    assert f"{with_branch} VERSION AS OF 'audit'" in message
+    # what the message points to works
+    rows = spark.sql(f"SELECT id FROM {with_branch} VERSION AS OF 'audit'").collect()
+    assert [r.id for r in rows] == [1]
+
+
+@pytest.mark.parametrize("suffix", ["branch_nosuch", "tag_nosuch", "tag_audit"])
+def test_unknown_branch_or_tag_suffix_names_the_missing_ref(
+    spark: SparkSession, with_branch: str, suffix: str
+) -> None:
+    kind = suffix.split("_", 1)[0]
+    ref = suffix.split("_", 1)[1]
+    with pytest.raises(Exception) as raised:
+        spark.sql(f"SELECT * FROM {with_branch}.{suffix}").collect()
+    message = str(raised.value)
+    assert f"has no {kind} named '{ref}'" in message, message
+    assert "audit" in message and "main" in message  # the refs it does have
+
+
+def test_other_unknown_names_still_list_the_metadata_tables(
+    spark: SparkSession, with_branch: str
+) -> None:
+    with pytest.raises(Exception, match="Unknown metadata table .*snapshots, history"):
+        spark.sql(f"SELECT * FROM {with_branch}.nosuch").collect()
+
+
+# ---- rewrite_data_files sort_order --------------------------------------------------------------
+
+
+@pytest.fixture
+def small_files(spark: SparkSession, namespace: str) -> str:
+    """floe.<ns>.r with six small files (enough for a rewrite group)."""
+    table = f"floe.{namespace}.r"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, name STRING, s STRUCT<x: INT>) USING floe")
+    for i in range(6):
+        spark.sql(f"INSERT INTO {table} VALUES ({i}, 'n{i}', named_struct('x', {i}))")
+    return table
+
+
+def _rewrite(spark: SparkSession, table: str, sort_order: str) -> None:
+    short = table.split(".", 1)[1]
+    spark.sql(
+        f"CALL floe.system.rewrite_data_files(table => '{short}', strategy => 'sort', "
+        f"sort_order => '{sort_order}')"
+    ).collect()
+
+
+@pytest.mark.parametrize(
+    ("sort_order", "expected"),
+    [
+        ("nosuch", "sort_order column nosuch does not exist; the table's columns are id, name, s"),
+        ("id DESC, nosuch NULLS LAST", "sort_order column nosuch does not exist"),
+        ("s.nosuch", "sort_order column s.nosuch does not exist"),
+        ("zorder(id)", "z-order, which Floe does not support"),
+        ("ZORDER(id, name)", "z-order, which Floe does not support"),
+        ("bucket(4, id)", "sorting by a transform or expression is not supported"),
+    ],
+)
+def test_invalid_sort_order_is_refused_up_front(
+    spark: SparkSession, small_files: str, sort_order: str, expected: str
+) -> None:
+    before = _snapshot_ids(spark, small_files)
+    with pytest.raises(Exception) as raised:
+        _rewrite(spark, small_files, sort_order)
+    message = str(raised.value)
+    assert expected in message, message
+    assert "IllegalStateException" not in message
+    assert _snapshot_ids(spark, small_files) == before
+
+
+def test_valid_sort_orders_still_rewrite(spark: SparkSession, small_files: str) -> None:
+    for sort_order in ("ID desc", "`name` NULLS LAST, id", "s.x DESC"):
+        _rewrite(spark, small_files, sort_order)
+    assert spark.sql(f"SELECT count(*) FROM {small_files}").collect()[0][0] == 6
+
+
+# ---- files deleted by hand ----------------------------------------------------------------------
+
+
+def _live_files(spark: SparkSession, table: str, content: int) -> list[str]:
+    rows = spark.sql(f"SELECT file_path FROM {table}.files WHERE content = {content}").collect()
+    return [r.file_path for r in rows]
+
+
+def test_missing_data_file_names_table_snapshot_file_and_remedy(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"floe.{namespace}.m"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT) USING floe")
+    spark.sql(f"INSERT INTO {table} VALUES (1)")
+    spark.sql(f"INSERT INTO {table} VALUES (2)")
+    current = spark.sql(
+        f"SELECT snapshot_id FROM {table}.snapshots ORDER BY committed_at DESC LIMIT 1"
+    ).collect()[0][0]
+    [gone, *_] = _live_files(spark, table, 0)
+    local_path(gone).unlink()
+
+    for query in (f"SELECT * FROM {table}", f"SELECT count(*) FROM {table} WHERE id > 0"):
+        with pytest.raises(Exception) as raised:
+            spark.sql(query).collect()
+        message = str(raised.value)
+        assert f"Cannot read table {table} at snapshot {current}" in message, message
+        assert f"its data file {gone} does not exist" in message
+        assert "remove_orphan_files" in message
+        assert f"CALL floe.system.rollback_to_snapshot(table => '{namespace}.m'" in message
+
+
+def test_missing_delete_file_is_named_as_such(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    table = f"floe.{namespace}.d"
+    spark.sql(
+        f"CREATE TABLE {table} (id BIGINT) USING floe TBLPROPERTIES ("
+        "'format-version' = '2', 'write.delete.mode' = 'merge-on-read')"
+    )
+    spark.sql(f"INSERT INTO {table} VALUES (1), (2), (3)")
+    spark.sql(f"DELETE FROM {table} WHERE id = 2")
+    deletes = _live_files(spark, table, 1)
+    assert len(deletes) == 1, deletes
+    local_path(deletes[0]).unlink()
+    metadata = inspect.load_table_metadata(str(warehouse / namespace / "d"))
+    with pytest.raises(Exception) as raised:
+        spark.sql(f"SELECT * FROM {table}").collect()
+    message = str(raised.value)
+    expected = f"at snapshot {metadata['current-snapshot-id']}: its delete file {deletes[0]}"
+    assert expected in message, message
