@@ -6,6 +6,9 @@
   ``zorder(...)`` and transforms are refused as unsupported, and the table is left unchanged.
 - A data or delete file removed from storage by hand fails the read with a message naming the
   table, the snapshot, the file and what to do, through Spark's task failure.
+- CHAR(n) and VARCHAR(n) columns are refused by CREATE TABLE and ALTER TABLE ... ADD COLUMN,
+  naming the column and the way out (STRING, or Spark's legacy char/varchar-as-string setting);
+  a table created from a query over such a column gets a STRING column.
 - An identity partition value whose escaped folder name would pass the file system's name limit
   (300 characters, multibyte ones) is written under a shortened, hashed folder; Spark, pyiceberg
   and Iceberg's runtime read it back by the partition tuple of the manifests.
@@ -13,6 +16,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,7 +90,7 @@ def test_unknown_branch_or_tag_suffix_names_the_missing_ref(
 def test_other_unknown_names_still_list_the_metadata_tables(
     spark: SparkSession, with_branch: str
 ) -> None:
-    with pytest.raises(Exception, match="Unknown metadata table .*snapshots, history"):
+    with pytest.raises(Exception, match=r"Unknown metadata table .*snapshots, history"):
         spark.sql(f"SELECT * FROM {with_branch}.nosuch").collect()
 
 
@@ -230,3 +234,69 @@ def test_long_identity_partition_values_are_written_and_read_back(
     assert pyiceberg_rows(table_location, ["id", "s"]) == sorted(expected, key=repr)
     iceberg_rows = spark.sql(f"SELECT id, s FROM {iceberg}.{namespace}.lp").collect()
     assert sorted(tuple(r) for r in iceberg_rows) == expected
+
+
+# ---- CHAR / VARCHAR -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("columns", "column", "type_"),
+    [
+        ("id BIGINT, s VARCHAR(10)", "s", "varchar(10)"),
+        ("id BIGINT, c CHAR(3)", "c", "char(3)"),
+        ("id BIGINT, st STRUCT<a: INT, b: VARCHAR(2)>", "st.b", "varchar(2)"),
+        ("id BIGINT, arr ARRAY<CHAR(1)>", "arr.element", "char(1)"),
+    ],
+)
+def test_char_and_varchar_columns_are_refused_at_create(
+    spark: SparkSession, namespace: str, columns: str, column: str, type_: str
+) -> None:
+    table = f"floe.{namespace}.v"
+    with pytest.raises(Exception) as raised:
+        spark.sql(f"CREATE TABLE {table} ({columns}) USING floe")
+    message = str(raised.value)
+    assert f"Cannot create table {table}: unsupported type {type_} for column {column}" in message
+    assert "Declare the column STRING" in message
+    assert "spark.sql.legacy.charVarcharAsString" in message
+    assert not spark.catalog.tableExists(table)
+
+
+def test_varchar_column_is_refused_by_add_column(spark: SparkSession, namespace: str) -> None:
+    table = f"floe.{namespace}.v"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT) USING floe")
+    with pytest.raises(Exception, match="unsupported type varchar\\(4\\) for column c"):
+        spark.sql(f"ALTER TABLE {table} ADD COLUMN c VARCHAR(4)")
+    assert spark.table(table).columns == ["id"]
+
+
+@pytest.fixture
+def char_varchar_as_string(spark: SparkSession) -> Iterator[None]:
+    key = "spark.sql.legacy.charVarcharAsString"
+    spark.conf.set(key, "true")
+    yield
+    spark.conf.unset(key)
+
+
+@pytest.mark.usefixtures("char_varchar_as_string")
+def test_legacy_setting_creates_string_columns(spark: SparkSession, namespace: str) -> None:
+    table = f"floe.{namespace}.v"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, s VARCHAR(3)) USING floe")
+    spark.sql(f"INSERT INTO {table} VALUES (1, 'longer than three')")
+    assert [r.s for r in spark.table(table).collect()] == ["longer than three"]
+    assert spark.table(table).schema["s"].dataType.simpleString() == "string"
+
+
+def test_table_from_a_query_over_a_varchar_column_gets_string(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    source = f"spark_catalog.default.{namespace}_src"
+    spark.sql(f"CREATE TABLE {source} (id BIGINT, s VARCHAR(5)) USING parquet "
+              f"LOCATION '{tmp_path / 'src'}'")
+    try:
+        spark.sql(f"INSERT INTO {source} VALUES (1, 'abc')")
+        table = f"floe.{namespace}.c"
+        spark.sql(f"CREATE TABLE {table} USING floe AS SELECT * FROM {source}")
+        assert spark.table(table).schema["s"].dataType.simpleString() == "string"
+        assert [tuple(r) for r in spark.table(table).collect()] == [(1, "abc")]
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {source}")

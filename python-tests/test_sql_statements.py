@@ -107,7 +107,7 @@ def test_every_spark_type_is_stored_as_its_iceberg_type(
           c_boolean BOOLEAN, c_tinyint TINYINT, c_smallint SMALLINT, c_int INT, c_bigint BIGINT,
           c_float FLOAT, c_double DOUBLE, c_decimal DECIMAL(38, 9), c_date DATE,
           c_timestamp TIMESTAMP, c_timestamp_ntz TIMESTAMP_NTZ, c_string STRING,
-          c_varchar VARCHAR(5), c_binary BINARY,
+          c_binary BINARY,
           c_struct STRUCT<a: INT, b: STRUCT<c: STRING>>,
           c_array ARRAY<BIGINT>,
           c_map MAP<STRING, ARRAY<DATE>>)"""
@@ -127,7 +127,6 @@ def test_every_spark_type_is_stored_as_its_iceberg_type(
         "c_timestamp": "timestamptz",
         "c_timestamp_ntz": "timestamp",
         "c_string": "string",
-        "c_varchar": "string",
         "c_binary": "binary",
     }
     assert {name: fields[name]["type"] for name in expected} == expected

@@ -304,6 +304,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       throws TableAlreadyExistsException, NoSuchNamespaceException {
     TableIdentifier id = toIdentifier(ident);
     checkCanCreate(ident);
+    SparkSchemas.refuseCharVarchar(columns, "Cannot create table " + name + "." + ident);
     TableMetadata metadata = newMetadata(ident, columns, partitions, props, "create");
     try {
       return new FloeTable(this, catalog.createTable(id, metadata), null);
