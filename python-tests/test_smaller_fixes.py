@@ -1,5 +1,8 @@
 """Smaller problems found on the way (issue 10, point 9), each through a Floe session.
 
+- With ``write.distribution-mode=hash``, a small ``write.target-file-size-bytes`` and adaptive
+  execution on, each partition gets one file (the advisory task size is at least Spark's own, not
+  the tiny target), not one per piece adaptive execution split the shuffle into.
 - ``t.branch_<name>`` / ``t.tag_<name>`` say that reading a ref through the table name is not
   supported yet and point to ``VERSION AS OF``; an unknown ref is named as such.
 - ``rewrite_data_files`` checks ``sort_order`` before reading anything: unknown columns are named,
@@ -290,8 +293,10 @@ def test_table_from_a_query_over_a_varchar_column_gets_string(
     spark: SparkSession, namespace: str, tmp_path: Path
 ) -> None:
     source = f"spark_catalog.default.{namespace}_src"
-    spark.sql(f"CREATE TABLE {source} (id BIGINT, s VARCHAR(5)) USING parquet "
-              f"LOCATION '{tmp_path / 'src'}'")
+    spark.sql(
+        f"CREATE TABLE {source} (id BIGINT, s VARCHAR(5)) USING parquet "
+        f"LOCATION '{tmp_path / 'src'}'"
+    )
     try:
         spark.sql(f"INSERT INTO {source} VALUES (1, 'abc')")
         table = f"floe.{namespace}.c"
@@ -300,3 +305,31 @@ def test_table_from_a_query_over_a_varchar_column_gets_string(
         assert [tuple(r) for r in spark.table(table).collect()] == [(1, "abc")]
     finally:
         spark.sql(f"DROP TABLE IF EXISTS {source}")
+
+
+# ---- hash distribution with a small target file size --------------------------------------------
+
+
+def test_small_target_file_size_still_writes_one_file_per_partition(
+    spark: SparkSession, namespace: str
+) -> None:
+    assert spark.conf.get("spark.sql.adaptive.enabled") == "true"
+    table = f"floe.{namespace}.h"
+    spark.sql(
+        f"CREATE TABLE {table} (id BIGINT, p INT, s STRING) USING floe PARTITIONED BY (p) "
+        "TBLPROPERTIES ('write.distribution-mode' = 'hash', "
+        "'write.target-file-size-bytes' = '65536')"
+    )
+    # 8 source tasks: adaptive execution can split a shuffle partition into up to 8 pieces
+    spark.sql(
+        f"INSERT INTO {table} SELECT id, CAST(id % 200 AS INT), repeat(CAST(id AS STRING), 5) "
+        "FROM range(0, 60000, 1, 8)"
+    )
+    rows = spark.sql(
+        f"SELECT partition.p AS p, count(*) AS n, max(file_size_in_bytes) AS size "
+        f"FROM {table}.files GROUP BY partition.p"
+    ).collect()
+    assert len(rows) == 200
+    assert {r.n for r in rows} == {1}, sorted((r.p, r.n) for r in rows if r.n > 1)[:10]
+    assert max(r.size for r in rows) < 65536  # each partition's rows fit one file of the target
+    assert spark.sql(f"SELECT count(*) FROM {table}").collect()[0][0] == 60000
