@@ -620,7 +620,7 @@ def test_errors_name_the_table_column_or_value(spark: SparkSession, namespace: s
         (f"CREATE TABLE {t} (id INT, ts TIMESTAMP) PARTITIONED BY (nope(ts))", [t, "nope(ts)"]),
         (f"CREATE TABLE {t} (id INT) TBLPROPERTIES ('format-version' = 'x')", [t, "'x'"]),
         (f"CREATE TABLE {t} (id INT) TBLPROPERTIES ('format-version' = '9')", [t, "9"]),
-        (f"CREATE TABLE {t} (id INT) USING parquet", [t, "parquet"]),
+        (f"CREATE TABLE {t} (id INT) USING orc", [t, "orc", 'format("floe")']),
         (f"CREATE TABLE {CATALOG}.{namespace}.`a/b` (id INT)", ["a/b"]),
         (f"CREATE TABLE {CATALOG}.{namespace}.`..` (id INT)", ["'..'"]),
     ]

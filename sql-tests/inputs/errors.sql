@@ -100,7 +100,7 @@ ALTER TABLE floe.e.t SET TBLPROPERTIES ('format-version' = 'x');
 
 ALTER TABLE floe.e.t UNSET TBLPROPERTIES ('format-version');
 
-CREATE TABLE floe.e.bad_provider (id INT) USING parquet;
+CREATE TABLE floe.e.bad_provider (id INT) USING orc;
 
 SHOW TABLES IN floe.e;
 
