@@ -9,9 +9,9 @@
   ``zorder(...)`` and transforms are refused as unsupported, and the table is left unchanged.
 - A data or delete file removed from storage by hand fails the read with a message naming the
   table, the snapshot, the file and what to do, through Spark's task failure.
-- CHAR(n) and VARCHAR(n) columns are refused by CREATE TABLE and ALTER TABLE ... ADD COLUMN,
-  naming the column and the way out (STRING, or Spark's legacy char/varchar-as-string setting);
-  a table created from a query over such a column gets a STRING column.
+- CHAR(n) and VARCHAR(n) columns are refused by CREATE TABLE (also AS SELECT, REPLACE) and ALTER
+  TABLE ... ADD COLUMN, naming the column and the way out (STRING or a CAST, or Spark's legacy
+  char/varchar-as-string setting).
 - An identity partition value whose escaped folder name would pass the file system's name limit
   (300 characters, multibyte ones) is written under a shortened, hashed folder; Spark, pyiceberg
   and Iceberg's runtime read it back by the partition tuple of the manifests.
@@ -72,6 +72,8 @@ def test_branch_suffix_says_it_is_unsupported_and_points_to_version_as_of(
     assert "Unknown metadata table" not in message
     assert "not supported yet" in message
     assert f"{with_branch} VERSION AS OF 'audit'" in message
+    with pytest.raises(Exception, match=r"branch through the table name .* not supported yet"):
+        spark.sql(f"INSERT INTO {with_branch}.branch_audit VALUES (3)")
     # what the message points to works
     rows = spark.sql(f"SELECT id FROM {with_branch} VERSION AS OF 'audit'").collect()
     assert [r.id for r in rows] == [1]
@@ -289,7 +291,7 @@ def test_legacy_setting_creates_string_columns(spark: SparkSession, namespace: s
     assert spark.table(table).schema["s"].dataType.simpleString() == "string"
 
 
-def test_table_from_a_query_over_a_varchar_column_gets_string(
+def test_table_from_a_query_over_a_varchar_column_is_refused_unless_cast(
     spark: SparkSession, namespace: str, tmp_path: Path
 ) -> None:
     source = f"spark_catalog.default.{namespace}_src"
@@ -300,7 +302,17 @@ def test_table_from_a_query_over_a_varchar_column_gets_string(
     try:
         spark.sql(f"INSERT INTO {source} VALUES (1, 'abc')")
         table = f"floe.{namespace}.c"
-        spark.sql(f"CREATE TABLE {table} USING floe AS SELECT * FROM {source}")
+        for statement in (
+            f"CREATE TABLE {table} USING floe AS SELECT * FROM {source}",
+            f"CREATE OR REPLACE TABLE {table} USING floe AS SELECT * FROM {source}",
+            f"CREATE OR REPLACE TABLE {table} (id BIGINT, s VARCHAR(5)) USING floe",
+        ):
+            with pytest.raises(Exception, match="unsupported type varchar\\(5\\) for column s"):
+                spark.sql(statement)
+        assert not spark.catalog.tableExists(table)
+        spark.sql(
+            f"CREATE TABLE {table} USING floe AS SELECT id, CAST(s AS STRING) AS s FROM {source}"
+        )
         assert spark.table(table).schema["s"].dataType.simpleString() == "string"
         assert [tuple(r) for r in spark.table(table).collect()] == [(1, "abc")]
     finally:

@@ -255,6 +255,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     try {
       checkProvider(props.get(TableCatalog.PROP_PROVIDER));
       StructType sparkSchema = org.apache.spark.sql.connector.catalog.CatalogV2Util.v2ColumnsToStructType(columns);
+      SparkSchemas.refuseCharVarchar(sparkSchema);
       schema = SparkSchemas.convert(sparkSchema);
       spec = SparkPartitioning.toSpec(schema, partitions);
     } catch (IllegalArgumentException e) {
@@ -309,7 +310,6 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       throws TableAlreadyExistsException, NoSuchNamespaceException {
     TableIdentifier id = toIdentifier(ident);
     checkCanCreate(ident);
-    SparkSchemas.refuseCharVarchar(columns, "Cannot create table " + name + "." + ident);
     TableMetadata metadata = newMetadata(ident, columns, partitions, props, "create");
     try {
       return new FloeTable(this, catalog.createTable(id, metadata), null);

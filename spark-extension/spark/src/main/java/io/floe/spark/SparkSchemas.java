@@ -5,8 +5,6 @@ import io.floe.format.types.Type;
 import io.floe.format.types.Types;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.connector.catalog.CatalogV2Util;
-import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
@@ -42,7 +40,7 @@ import org.apache.spark.sql.types.VarcharType;
  * {@code fixed[L]} becomes {@code BinaryType}.
  *
  * <p>Spark to Floe (CREATE TABLE): byte and short widen to {@code int}, char/varchar become
- * {@code string} (declared ones are refused first, see {@link #refuseCharVarchar}), {@code TimestampType} is {@code timestamptz} and {@code TimestampNTZType} is
+ * {@code string} (the catalog refuses them first, see {@link #refuseCharVarchar}), {@code TimestampType} is {@code timestamptz} and {@code TimestampNTZType} is
  * {@code timestamp}. Field ids are placeholders (each struct's fields first, then their children);
  * the table format assigns fresh ids when it creates the table.
  */
@@ -237,10 +235,9 @@ public final class SparkSchemas {
   }
 
   /**
-   * Refuses CHAR(n) and VARCHAR(n) columns declared by CREATE TABLE or ALTER TABLE, rather than
-   * storing them as {@code string} without their length: Iceberg strings carry no length, so it
-   * could be neither kept nor enforced on write. (A table created from a query, whose columns come
-   * from a CHAR/VARCHAR column elsewhere, gets {@code string}.) With
+   * Refuses CHAR(n) and VARCHAR(n) columns (CREATE, REPLACE, CTAS, ALTER TABLE ... ADD COLUMN),
+   * rather than storing them as {@code string} without their length: Iceberg strings carry no
+   * length, so it could be neither kept nor enforced on write. With
    * {@code spark.sql.legacy.charVarcharAsString=true} Spark treats them as STRING, and so does Floe.
    */
   public static void refuseCharVarchar(StructType schema) {
@@ -248,15 +245,6 @@ public final class SparkSchemas {
       return;
     }
     refuseCharVarchar(schema, "");
-  }
-
-  /** {@link #refuseCharVarchar(StructType)} with {@code action} ("Cannot create table t") in front. */
-  public static void refuseCharVarchar(Column[] columns, String action) {
-    try {
-      refuseCharVarchar(CatalogV2Util.v2ColumnsToStructType(columns));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(action + ": " + e.getMessage(), e);
-    }
   }
 
   private static void refuseCharVarchar(DataType type, String column) {
@@ -280,8 +268,9 @@ public final class SparkSchemas {
 
   private static IllegalArgumentException charVarchar(String type, String column) {
     return new IllegalArgumentException("unsupported type " + type + " for column " + column
-        + ": Iceberg strings have no length, so Floe could not enforce it. Declare the column STRING, or set "
-        + CHAR_VARCHAR_AS_STRING + "=true to have Spark treat CHAR and VARCHAR as STRING");
+        + ": Iceberg strings have no length, so Floe could not enforce it. Declare the column STRING (in a "
+        + "query, CAST it AS STRING), or set " + CHAR_VARCHAR_AS_STRING + "=true to have Spark treat CHAR and "
+        + "VARCHAR as STRING");
   }
 
   private static String comment(Metadata metadata) {

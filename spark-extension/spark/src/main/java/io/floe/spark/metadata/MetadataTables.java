@@ -82,13 +82,13 @@ public final class MetadataTables {
         SnapshotRef found = metadata.ref(ref);
         boolean matches = found != null && (kind.equals("branch") ? found.isBranch() : !found.isBranch());
         String problem = matches
-            ? "reading a " + kind + " through the table name (" + tableName + "." + name + ") is not supported "
-                + "yet; read it with SELECT ... FROM " + tableName + " VERSION AS OF '" + ref + "' or "
+            ? "naming a " + kind + " through the table name (" + kind + "_<name>) is not supported yet; read it "
+                + "with SELECT ... FROM " + tableName + " VERSION AS OF '" + ref + "' or "
                 + "spark.read.option(\"" + kind + "\", \"" + ref + "\").table(\"" + tableName + "\")"
             : "table " + tableName + " has no " + kind + " named '" + ref + "' (its branches and tags: "
-                + metadata.refs().keySet().stream().sorted().collect(Collectors.joining(", ")) + "); and reading a "
+                + metadata.refs().keySet().stream().sorted().collect(Collectors.joining(", ")) + "); and naming a "
                 + kind + " through the table name is not supported yet: use VERSION AS OF '<" + kind + ">'";
-        return new IllegalArgumentException("Cannot read " + tableName + "." + name + ": " + problem);
+        return new IllegalArgumentException("Cannot resolve " + tableName + "." + name + ": " + problem);
       }
     }
     return new IllegalArgumentException("Unknown metadata table " + tableName + "." + name
