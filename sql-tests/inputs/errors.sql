@@ -136,7 +136,7 @@ SELECT * FROM floe.e.wap;
 
 DROP TABLE floe.e.wap;
 
-CREATE TABLE floe.e.bad_provider (id INT) USING parquet;
+CREATE TABLE floe.e.bad_provider (id INT) USING orc;
 
 SHOW TABLES IN floe.e;
 

@@ -256,6 +256,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     try {
       checkProvider(props.get(TableCatalog.PROP_PROVIDER));
       StructType sparkSchema = org.apache.spark.sql.connector.catalog.CatalogV2Util.v2ColumnsToStructType(columns);
+      SparkSchemas.refuseCharVarchar(sparkSchema);
       schema = SparkSchemas.convert(sparkSchema);
       spec = SparkPartitioning.toSpec(schema, partitions);
     } catch (IllegalArgumentException e) {
@@ -305,10 +306,15 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     return formatVersion;
   }
 
+  /**
+   * {@code floe}, {@code iceberg}, and {@code parquet} (Floe tables store Parquet files; Spark also
+   * passes its default source, parquet, for {@code saveAsTable} without a format), as Iceberg does.
+   */
   private static void checkProvider(String provider) {
-    if (provider != null && !List.of("floe", "iceberg").contains(provider.toLowerCase(Locale.ROOT))) {
+    if (provider != null && !List.of("floe", "iceberg", "parquet").contains(provider.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("Unsupported table provider '" + provider
-          + "' in a Floe catalog: use USING floe (or omit USING)");
+          + "' in a Floe catalog: Floe tables store Parquet files; use USING floe (or omit USING), or "
+          + "DataFrameWriter.format(\"floe\")");
     }
   }
 

@@ -160,6 +160,7 @@ final class TableAlterations {
 
   /** The Floe type of a Spark type (with placeholder ids for nested fields; the update assigns fresh ones). */
   private static Type floeType(List<String> path, DataType type) {
+    SparkSchemas.refuseCharVarchar(new StructType().add(String.join(".", path), type));
     String name = path.get(path.size() - 1);
     return SparkSchemas.convert(new StructType().add(name, type)).columns().get(0).type();
   }

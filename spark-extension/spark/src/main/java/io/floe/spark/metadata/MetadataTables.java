@@ -37,11 +37,10 @@ public final class MetadataTables {
   public static Table load(String tableName, FileSystemTableOperations ops, String type, String version,
       Long timestampMillis) {
     String lower = type.toLowerCase(Locale.ROOT);
-    if (!NAMES.contains(lower)) {
-      throw new IllegalArgumentException("Unknown metadata table " + tableName + "." + type
-          + ": the metadata tables are " + String.join(", ", NAMES));
-    }
     TableMetadata metadata = ops.current();
+    if (!NAMES.contains(lower)) {
+      throw unknownName(tableName, metadata, type);
+    }
     Snapshot snapshot = version != null ? atVersion(tableName, metadata, version)
         : timestampMillis != null ? asOf(tableName, ops, metadata, timestampMillis) : metadata.currentSnapshot();
     MetadataTableSource source = new MetadataTableSource(tableName, ops.io(), metadata, snapshot);
@@ -71,6 +70,31 @@ public final class MetadataTables {
       default:
         return new MetadataLogEntriesTable(source);
     }
+  }
+
+  /**
+   * Why {@code tableName.name} is not a metadata table. Iceberg reads a branch or tag through the
+   * suffixes {@code branch_<name>} and {@code tag_<name>}; Floe does not yet, and says what does.
+   */
+  private static IllegalArgumentException unknownName(String tableName, TableMetadata metadata, String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    for (String kind : List.of("branch", "tag")) {
+      if (lower.startsWith(kind + "_") && name.length() > kind.length() + 1) {
+        String ref = name.substring(kind.length() + 1);
+        SnapshotRef found = metadata.ref(ref);
+        boolean matches = found != null && (kind.equals("branch") ? found.isBranch() : !found.isBranch());
+        String problem = matches
+            ? "naming a " + kind + " through the table name (" + kind + "_<name>) is not supported yet; read it "
+                + "with SELECT ... FROM " + tableName + " VERSION AS OF '" + ref + "' or "
+                + "spark.read.option(\"" + kind + "\", \"" + ref + "\").table(\"" + tableName + "\")"
+            : "table " + tableName + " has no " + kind + " named '" + ref + "' (its branches and tags: "
+                + metadata.refs().keySet().stream().sorted().collect(Collectors.joining(", ")) + "); and naming a "
+                + kind + " through the table name is not supported yet: use VERSION AS OF '<" + kind + ">'";
+        return new IllegalArgumentException("Cannot resolve " + tableName + "." + name + ": " + problem);
+      }
+    }
+    return new IllegalArgumentException("Unknown metadata table " + tableName + "." + name
+        + ": the metadata tables are " + String.join(", ", NAMES));
   }
 
   private static Snapshot atVersion(String tableName, TableMetadata metadata, String version) {

@@ -99,7 +99,7 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
         }
         sortColumns = null;
       } else if (strategy.equals("sort")) {
-        sortColumns = sortOrder != null ? RewriteSortOrder.parse(sortOrder, describe)
+        sortColumns = sortOrder != null ? RewriteSortOrder.parse(sortOrder, metadata.schema(), describe)
             : RewriteSortOrder.of(metadata, describe);
       } else {
         throw new IllegalArgumentException(describe + ": unknown strategy '" + strategy

@@ -34,6 +34,7 @@ import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -55,9 +56,10 @@ import org.apache.spark.util.SerializableConfiguration;
  * {@code truncate(4, s)}), which Spark evaluates through the catalog's functions. When the catalog
  * does not provide the function of a transform, that field falls back to its source column:
  * clustering by the column still puts each partition in one task, but sorting by it does not
- * group bucket partitions. Shuffled writes ask adaptive execution for tasks of about the target
- * file size (see {@link #advisoryPartitionSizeInBytes}), so it neither splits a partition's rows
- * across tasks nor leaves many tiny ones.
+ * group bucket partitions. Shuffled writes ask adaptive execution for tasks of about twice the
+ * target file size, and no less than Spark's own advisory size (see
+ * {@link #advisoryPartitionSizeInBytes}), so it neither splits a partition's rows across tasks
+ * below that size nor leaves many tiny ones.
  */
 class FloeWrite implements Write, RequiresDistributionAndOrdering {
   static final String DISTRIBUTION_MODE = "write.distribution-mode";
@@ -65,6 +67,8 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   static final String ADVISORY_PARTITION_SIZE = "write.spark.advisory-partition-size-bytes";
   static final String ADVISORY_PARTITION_SIZE_OPTION = "advisory-partition-size";
   static final String TARGET_FILE_SIZE = "write.target-file-size-bytes";
+  /** Shuffled rows (lz4 by default) over the same rows in zstd Parquet, roughly; Iceberg assumes the same. */
+  private static final long SHUFFLE_TO_PARQUET_RATIO = 2;
   private static final Pattern WITH_PARAM = Pattern.compile("(\\w+)\\[(\\d+)\\]");
 
   protected final FloeWriteTarget target;
@@ -295,9 +299,13 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   /**
    * How much shuffled data one write task should get: the write option
    * {@code advisory-partition-size}, the table property
-   * {@code write.spark.advisory-partition-size-bytes}, or the target data file size
-   * ({@code write.target-file-size-bytes}, 512 MB). Adaptive execution then neither splits a
-   * partition's rows across tasks (more files) below that size nor leaves many tiny tasks.
+   * {@code write.spark.advisory-partition-size-bytes}, or else twice the target data file size
+   * ({@code write.target-file-size-bytes}, 512 MB) and at least Spark's own
+   * {@code spark.sql.adaptive.advisoryPartitionSizeInBytes} (64 MB), as Iceberg's writes do.
+   * Adaptive execution splits a shuffle partition larger than this into several tasks, each
+   * writing its own file of every partition it holds: shuffled rows take about twice their size in
+   * Parquet, and with a small target file size an advisory size of the target alone split nearly
+   * every partition into files far below the target.
    */
   @Override
   public long advisoryPartitionSizeInBytes() {
@@ -313,13 +321,18 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
       value = props.get(ADVISORY_PARTITION_SIZE);
       source = "table property " + ADVISORY_PARTITION_SIZE;
     }
-    if (value == null) {
+    boolean fromTargetSize = value == null;
+    if (fromTargetSize) {
       value = props.getOrDefault(TARGET_FILE_SIZE, Long.toString(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT));
       source = "table property " + TARGET_FILE_SIZE;
     }
     try {
       long size = Long.parseLong(value.trim());
-      if (size > 0) {
+      if (size > 0 && fromTargetSize) {
+        long sparkAdvisory = ((Number) SQLConf.get().getConf(SQLConf.ADVISORY_PARTITION_SIZE_IN_BYTES())).longValue();
+        return Math.max(size > Long.MAX_VALUE / SHUFFLE_TO_PARQUET_RATIO ? Long.MAX_VALUE
+            : size * SHUFFLE_TO_PARQUET_RATIO, sparkAdvisory);
+      } else if (size > 0) {
         return size;
       }
     } catch (NumberFormatException e) {
