@@ -259,7 +259,7 @@ public final class OrphanFiles {
     List<String> dirs = new ArrayList<>();
     dirs.add(ops.metadataRoot() + "/metadata");
     dirs.add(metadata.location() + "/data");
-    String custom = metadata.properties().get("write.data.path");
+    String custom = metadata.properties().get(TableProperties.WRITE_DATA_PATH);
     if (custom != null) {
       dirs.add(custom);
     }

@@ -87,8 +87,11 @@ public final class TableProperties {
   public static final String PARQUET_STATS_ENABLED_COLUMN_PREFIX = "write.parquet.stats-enabled.column.";
   public static final String MAX_REF_AGE_MS = "history.expire.max-ref-age-ms";
   public static final String MANIFEST_TARGET_SIZE_BYTES = "commit.manifest.target-size-bytes";
+  public static final long MANIFEST_TARGET_SIZE_BYTES_DEFAULT = 8_388_608L;
   public static final String MANIFEST_MERGE_ENABLED = "commit.manifest-merge.enabled";
+  public static final boolean MANIFEST_MERGE_ENABLED_DEFAULT = true;
   public static final String MANIFEST_MIN_MERGE_COUNT = "commit.manifest.min-count-to-merge";
+  public static final int MANIFEST_MIN_MERGE_COUNT_DEFAULT = 100;
   public static final String STATISTICS_COMPRESSION = "write.statistics.compression-codec";
   public static final String SPLIT_SIZE = "read.split.target-size";
   public static final String SPLIT_OPEN_FILE_COST = "read.split.open-file-cost";
@@ -110,6 +113,7 @@ public final class TableProperties {
       TableProperty.integer(PARQUET_DICT_SIZE_BYTES, 2_097_152, 1, MAX_INT),
       TableProperty.number(WRITE_TARGET_FILE_SIZE_BYTES, WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT, 1, MAX_LONG),
       TableProperty.number(SPARK_ADVISORY_PARTITION_SIZE, null, 1, MAX_LONG),
+      TableProperty.location(WRITE_DATA_PATH),
       TableProperty.oneOf(WRITE_DISTRIBUTION_MODE, WRITE_DISTRIBUTION_MODE_DEFAULT, "none", "hash", "range"),
       TableProperty.oneOf(DELETE_MODE, DELETE_MODE_DEFAULT, COPY_ON_WRITE, MERGE_ON_READ),
       TableProperty.oneOf(UPDATE_MODE, UPDATE_MODE_DEFAULT, COPY_ON_WRITE, MERGE_ON_READ),
@@ -124,9 +128,9 @@ public final class TableProperties {
       TableProperty.number(COMMIT_MIN_RETRY_WAIT_MS, COMMIT_MIN_RETRY_WAIT_MS_DEFAULT, 0, MAX_LONG),
       TableProperty.number(COMMIT_MAX_RETRY_WAIT_MS, COMMIT_MAX_RETRY_WAIT_MS_DEFAULT, 0, MAX_LONG),
       TableProperty.number(COMMIT_TOTAL_RETRY_TIME_MS, COMMIT_TOTAL_RETRY_TIME_MS_DEFAULT, 0, MAX_LONG),
-      TableProperty.number(MANIFEST_TARGET_SIZE_BYTES, 8_388_608L, 1, MAX_LONG),
-      TableProperty.bool(MANIFEST_MERGE_ENABLED, true),
-      TableProperty.integer(MANIFEST_MIN_MERGE_COUNT, 100, 0, MAX_INT),
+      TableProperty.number(MANIFEST_TARGET_SIZE_BYTES, MANIFEST_TARGET_SIZE_BYTES_DEFAULT, 1, MAX_LONG),
+      TableProperty.bool(MANIFEST_MERGE_ENABLED, MANIFEST_MERGE_ENABLED_DEFAULT),
+      TableProperty.integer(MANIFEST_MIN_MERGE_COUNT, MANIFEST_MIN_MERGE_COUNT_DEFAULT, 0, MAX_INT),
       TableProperty.number(MAX_SNAPSHOT_AGE_MS, MAX_SNAPSHOT_AGE_MS_DEFAULT, 0, MAX_LONG),
       TableProperty.integer(MIN_SNAPSHOTS_TO_KEEP, MIN_SNAPSHOTS_TO_KEEP_DEFAULT, 1, MAX_INT),
       TableProperty.number(MAX_REF_AGE_MS, MAX_LONG, 0, MAX_LONG),

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 public final class TableProperty {
   /** The kinds of value a table property takes. */
-  public enum Kind { BOOLEAN, INT, LONG, ENUM, METRICS_MODE, BYTE_SIZE }
+  public enum Kind { BOOLEAN, INT, LONG, ENUM, METRICS_MODE, BYTE_SIZE, LOCATION }
 
   private static final Pattern TRUNCATE = Pattern.compile("truncate\\((\\d{1,9})\\)");
   private static final Pattern BYTE_SIZE = Pattern.compile("(\\d{1,18})(b|[kmgtp]b?)?");
@@ -62,6 +62,11 @@ public final class TableProperty {
     return new TableProperty(key, Kind.BYTE_SIZE, null, 1, Long.MAX_VALUE, List.of());
   }
 
+  /** An absolute path or URI without {@code .} or {@code ..} segments. */
+  static TableProperty location(String key) {
+    return new TableProperty(key, Kind.LOCATION, null, 0, 0, List.of());
+  }
+
   /** The same property under another key (a per-column key under a prefix). */
   TableProperty withKey(String newKey) {
     return new TableProperty(newKey, kind, defaultValue, min, max, allowed);
@@ -84,6 +89,9 @@ public final class TableProperty {
   public boolean accepts(String value) {
     if (value == null) {
       return false;
+    }
+    if (kind == Kind.LOCATION) {
+      return !value.isBlank() && io.floe.format.io.Locations.canonical(value.trim()) != null;
     }
     String v = value.trim().toLowerCase(Locale.ROOT);
     switch (kind) {
@@ -130,6 +138,8 @@ public final class TableProperty {
         return "none, counts, truncate(N) with N > 0, or full";
       case BYTE_SIZE:
         return "a positive number of bytes, optionally with a unit (k, m, g, t, p)";
+      case LOCATION:
+        return "an absolute path or URI (file:/..., hdfs://..., s3a://...) without '.' or '..' segments";
       default:
         throw new IllegalStateException("Unknown kind " + kind);
     }

@@ -30,7 +30,7 @@ import org.apache.datasketches.theta.Sketch;
  */
 public final class StatisticsFileWriter {
   /** Table property: codec of statistics blobs, {@code zstd} (default), {@code lz4} or {@code none}. */
-  public static final String CODEC_PROPERTY = "write.statistics.compression-codec";
+  public static final String CODEC_PROPERTY = io.floe.format.metadata.TableProperties.STATISTICS_COMPRESSION;
   public static final String CREATED_BY = io.floe.format.FloeVersion.createdBy();
 
   private StatisticsFileWriter() {}

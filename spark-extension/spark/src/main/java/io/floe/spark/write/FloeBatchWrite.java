@@ -9,6 +9,7 @@ import io.floe.format.expr.Expression;
 import io.floe.format.io.WriteMarkers;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.spark.source.QueryReads;
@@ -79,7 +80,7 @@ class FloeBatchWrite implements BatchWrite {
   }
 
   static String dataLocation(TableMetadata metadata) {
-    String custom = metadata.properties().get("write.data.path");
+    String custom = metadata.properties().get(TableProperties.WRITE_DATA_PATH);
     return custom != null ? custom : metadata.location() + "/data";
   }
 
@@ -166,7 +167,7 @@ class FloeBatchWrite implements BatchWrite {
       return;
     }
     List<QueryReads.Read> reads = QueryReads.readsOf(SparkSession.active().sparkContext(), target.name());
-    if (reads.isEmpty() || IsolationLevel.fromProperties(base.properties(), "write.merge.isolation-level",
+    if (reads.isEmpty() || IsolationLevel.fromProperties(base.properties(), TableProperties.MERGE_ISOLATION_LEVEL,
         target.name()) != IsolationLevel.SERIALIZABLE) {
       return;
     }
