@@ -5,6 +5,7 @@ import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
 import io.floe.format.manifest.ManifestWriter;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,9 +22,9 @@ import java.util.function.Function;
  * manifests; every other bin is merged into one manifest. Delete manifests are never merged.
  */
 final class ManifestMerger {
-  static final String ENABLED = "commit.manifest-merge.enabled";
+  static final String ENABLED = TableProperties.MANIFEST_MERGE_ENABLED;
   static final boolean ENABLED_DEFAULT = true;
-  static final String MIN_COUNT_TO_MERGE = "commit.manifest.min-count-to-merge";
+  static final String MIN_COUNT_TO_MERGE = TableProperties.MANIFEST_MIN_MERGE_COUNT;
   static final int MIN_COUNT_TO_MERGE_DEFAULT = 100;
 
   private final long targetBytes;

@@ -11,6 +11,7 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotIdGenerator;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,7 +36,7 @@ import java.util.stream.Collectors;
  * nothing needs rewriting, no snapshot is committed.
  */
 public final class RewriteManifests {
-  public static final String TARGET_SIZE_BYTES = "commit.manifest.target-size-bytes";
+  public static final String TARGET_SIZE_BYTES = TableProperties.MANIFEST_TARGET_SIZE_BYTES;
   public static final long TARGET_SIZE_BYTES_DEFAULT = 8L * 1024 * 1024;
 
   private final TableOperations ops;

@@ -45,8 +45,7 @@ import java.util.TreeSet;
  * never after an unknown commit outcome. Tables with {@code gc.enabled=false} are refused.
  */
 public final class ExpireSnapshots {
-  public static final String MAX_REF_AGE_MS = "history.expire.max-ref-age-ms";
-  public static final String GC_ENABLED = "gc.enabled";
+  public static final String MAX_REF_AGE_MS = TableProperties.MAX_REF_AGE_MS;
 
   private final TableOperations ops;
   private Long olderThan;

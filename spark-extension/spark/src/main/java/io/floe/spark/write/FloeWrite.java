@@ -60,11 +60,11 @@ import org.apache.spark.util.SerializableConfiguration;
  * across tasks nor leaves many tiny ones.
  */
 class FloeWrite implements Write, RequiresDistributionAndOrdering {
-  static final String DISTRIBUTION_MODE = "write.distribution-mode";
+  static final String DISTRIBUTION_MODE = TableProperties.WRITE_DISTRIBUTION_MODE;
   static final String DISTRIBUTION_MODE_OPTION = "distribution-mode";
-  static final String ADVISORY_PARTITION_SIZE = "write.spark.advisory-partition-size-bytes";
+  static final String ADVISORY_PARTITION_SIZE = TableProperties.SPARK_ADVISORY_PARTITION_SIZE;
   static final String ADVISORY_PARTITION_SIZE_OPTION = "advisory-partition-size";
-  static final String TARGET_FILE_SIZE = "write.target-file-size-bytes";
+  static final String TARGET_FILE_SIZE = TableProperties.WRITE_TARGET_FILE_SIZE_BYTES;
   private static final Pattern WITH_PARAM = Pattern.compile("(\\w+)\\[(\\d+)\\]");
 
   protected final FloeWriteTarget target;
