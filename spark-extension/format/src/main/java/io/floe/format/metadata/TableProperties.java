@@ -1,8 +1,11 @@
 package io.floe.format.metadata;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Table property keys (kebab-case, as the reference implementation names them), their defaults,
@@ -153,7 +156,7 @@ public final class TableProperties {
         throw new IllegalStateException("Table property " + p.key() + " is listed twice");
       }
     }
-    return java.util.Collections.unmodifiableMap(out);
+    return Collections.unmodifiableMap(out);
   }
 
   /** The known property {@code key} names (per-column keys included); null for a key of the user's own. */
@@ -177,7 +180,7 @@ public final class TableProperties {
 
   /** The first known property in {@code properties} whose value it does not accept; null when all are valid. */
   public static TableProperty firstInvalid(Map<String, String> properties) {
-    for (Map.Entry<String, String> e : new java.util.TreeMap<>(properties).entrySet()) {
+    for (Map.Entry<String, String> e : new TreeMap<>(properties).entrySet()) {
       TableProperty p = known(e.getKey());
       if (p != null && !p.accepts(e.getValue())) {
         return p;
@@ -197,7 +200,7 @@ public final class TableProperties {
   /** The value of known property {@code key}, or its default (null when it has none); a bad value is an error. */
   public static String stringValue(Map<String, String> properties, String key) {
     String value = require(key).valueIn(properties);
-    return value == null ? null : value.toLowerCase(java.util.Locale.ROOT);
+    return value == null ? null : value.toLowerCase(Locale.ROOT);
   }
 
   public static int intValue(Map<String, String> properties, String key) {
@@ -221,6 +224,6 @@ public final class TableProperties {
     if (p.kind() != TableProperty.Kind.BOOLEAN) {
       throw new IllegalArgumentException("Table property " + key + " is not a boolean");
     }
-    return Boolean.parseBoolean(p.valueIn(properties).toLowerCase(java.util.Locale.ROOT));
+    return Boolean.parseBoolean(p.valueIn(properties).toLowerCase(Locale.ROOT));
   }
 }

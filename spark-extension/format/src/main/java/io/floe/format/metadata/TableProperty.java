@@ -2,6 +2,7 @@ package io.floe.format.metadata;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -154,7 +155,7 @@ public final class TableProperty {
   }
 
   /** The value of this property in {@code properties}, or its default; a bad stored value is an error. */
-  String valueIn(java.util.Map<String, String> properties) {
+  String valueIn(Map<String, String> properties) {
     String value = properties.get(key);
     if (value == null) {
       return defaultValue;
