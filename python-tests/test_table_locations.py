@@ -225,3 +225,48 @@ def test_maintenance_refuses_a_location_holding_another_tables_metadata(
     # DROP TABLE without PURGE removes only copy's own folder
     spark.sql(f"DROP TABLE {CATALOG}.{copy}")
     assert sorted(r[0] for r in spark.table(f"{CATALOG}.{namespace}.orig").collect()) == [1, 2, 3]
+
+
+def test_show_create_table_of_a_rich_table_runs_back_to_the_same_definition(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    orig = f"{CATALOG}.{namespace}.rich"
+    spark.sql(
+        f"""CREATE TABLE {orig} (
+          id BIGINT NOT NULL COMMENT 'it\\'s the id', name STRING, ts TIMESTAMP, day DATE,
+          amount DECIMAL(12, 2), tags ARRAY<STRING>, attrs MAP<STRING, INT>,
+          device STRUCT<os: STRING, version: INT>, local TIMESTAMP_NTZ)
+        PARTITIONED BY (bucket(4, id), days(ts), truncate(3, name))
+        COMMENT 'a \\'quoted\\' comment'
+        TBLPROPERTIES ('format-version' = '3', 'write.delete.mode' = 'merge-on-read',
+          'write.metadata.previous-versions-max' = '5', 'owner.team' = 'x')"""
+    )
+    spark.sql(
+        f"INSERT INTO {orig} (id, name, ts) VALUES (1, 'abcdef', TIMESTAMP '2024-01-01 10:00:00')"
+    )
+    copy = f"{CATALOG}.{namespace}.rich_copy"
+    spark.sql(show_create(spark, orig).replace(orig, copy))
+
+    def definition(name: str) -> dict[str, object]:
+        metadata = json.loads(
+            max(
+                (table_dir(warehouse, namespace, name) / "metadata").glob("v*.metadata.json"),
+                key=lambda p: int(p.name[1:].split(".")[0]),
+            ).read_text()
+        )
+        schema = next(
+            s for s in metadata["schemas"] if s["schema-id"] == metadata["current-schema-id"]
+        )
+        spec = next(
+            s for s in metadata["partition-specs"] if s["spec-id"] == metadata["default-spec-id"]
+        )
+        return {
+            "fields": schema["fields"],
+            "spec": [(f["name"], f["transform"], f["source-id"]) for f in spec["fields"]],
+            "properties": metadata["properties"],
+            "format-version": metadata["format-version"],
+        }
+
+    assert definition("rich_copy") == definition("rich")
+    assert "it's the id" in json.dumps(definition("rich"))
+    assert show_create(spark, copy) == show_create(spark, orig).replace(orig, copy)

@@ -25,7 +25,9 @@ import java.util.Set;
  * <p>Why checking after the listing is enough: a writer creates its marker before its first file
  * and deletes it only after its snapshot is published. A listed file was written after its
  * marker was created; if the marker is gone when checked, the write published (and the re-read of
- * the latest metadata, which follows this check, reaches the file) or gave up.
+ * the latest metadata, which follows this check, reaches the file) or gave up. A file is never
+ * older than its operation's marker, so files last modified before {@code staleBefore} need no
+ * check: with the default {@code older_than} none is made.
  */
 final class InFlightFiles {
   private final FileIO io;

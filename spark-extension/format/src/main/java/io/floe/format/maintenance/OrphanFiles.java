@@ -15,6 +15,7 @@ import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -187,9 +188,14 @@ public final class OrphanFiles {
     TableLocations.checkNoForeignMetadata(io, metadata, ops.metadataRoot(),
         listed.stream().map(FileInfo::location).toList(), table, ACTION);
     // in-flight markers are checked after the listing and before the latest metadata is read
-    InFlightFiles inFlight = InFlightFiles.of(io, listed, markerDirs(metadata), Math.min(cutoff,
-        clock - DEFAULT_AGE_MILLIS));
-    Set<String> writing = inFlight.inFlight(classify(listed, cutoff, prefixes, tableLocation, table));
+    long staleBefore = Math.min(cutoff, clock - DEFAULT_AGE_MILLIS);
+    InFlightFiles inFlight = InFlightFiles.of(io, listed, markerDirs(metadata), staleBefore);
+    // a file is never older than its operation's marker, so only files newer than staleBefore can be in flight
+    Set<String> recent = new HashSet<>();
+    listed.stream().filter(f -> f.modifiedMillis() >= staleBefore).forEach(f -> recent.add(f.location()));
+    List<String> candidates = classify(listed, cutoff, prefixes, tableLocation, table);
+    candidates.retainAll(recent);
+    Set<String> writing = inFlight.inFlight(candidates);
     TableMetadata latest = ops.refresh();
     if (latest != null && !Objects.equals(latest.metadataFileLocation(), metadata.metadataFileLocation())) {
       // a commit landed while listing: what it reaches is reachable too

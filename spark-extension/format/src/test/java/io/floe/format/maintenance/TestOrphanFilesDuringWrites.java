@@ -69,13 +69,17 @@ public class TestOrphanFilesDuringWrites {
     tableDir = Paths.get(temp.getRoot().getAbsolutePath(), "db", "t");
   }
 
-  /** A data file of operation {@code operationId} as the Spark writers name them, written and aged. */
+  /** A data file of operation {@code operationId} as the Spark writers name them, written an hour ago. */
   private DataFile writtenBy(String operationId) throws IOException {
+    return writtenBy(operationId, System.currentTimeMillis() - TimeUnit.HOURS.toMillis(1));
+  }
+
+  private DataFile writtenBy(String operationId, long modifiedMillis) throws IOException {
     String name = "00000-3-" + operationId + "-00001.parquet";
     Path local = tableDir.resolve("data").resolve(name);
     Files.createDirectories(local.getParent());
     Files.write(local, new byte[] {1, 2, 3});
-    Files.setLastModifiedTime(local, FileTime.fromMillis(OLD));
+    Files.setLastModifiedTime(local, FileTime.fromMillis(modifiedMillis));
     return DataFile.builder(PartitionSpec.unpartitioned()).withPath(ops.current().location() + "/data/" + name)
         .withFormat(FileFormat.PARQUET).withRecordCount(1).withFileSizeInBytes(3).withMetrics(Metrics.empty(1))
         .build();
@@ -132,9 +136,9 @@ public class TestOrphanFilesDuringWrites {
   @Test
   public void abandonedMarkersProtectNothingAndAreRemoved() throws IOException {
     String crashed = UUID.randomUUID().toString();
-    DataFile file = writtenBy(crashed);
     Path marker = marker(crashed);
     Files.setLastModifiedTime(marker, FileTime.fromMillis(OLD));
+    DataFile file = writtenBy(crashed, OLD);
 
     List<String> removed = OrphanFiles.of(ops).execute(); // default: older than three days
 
@@ -146,11 +150,16 @@ public class TestOrphanFilesDuringWrites {
   @Test
   public void aRecentMarkerOfACrashedWriteKeepsItsFilesUntilItIsOld() throws IOException {
     String crashed = UUID.randomUUID().toString();
-    DataFile file = writtenBy(crashed);
+    long twoDaysAgo = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2);
     Path marker = marker(crashed);
-    Files.setLastModifiedTime(marker, FileTime.fromMillis(System.currentTimeMillis() - TimeUnit.DAYS.toMillis(2)));
+    Files.setLastModifiedTime(marker, FileTime.fromMillis(twoDaysAgo));
+    DataFile file = writtenBy(crashed, twoDaysAgo);
+    String other = writtenBy(UUID.randomUUID().toString(), twoDaysAgo).path();
 
-    assertEquals(List.of(), OrphanFiles.of(ops).execute());
+    List<String> removed = OrphanFiles.of(ops).olderThan(System.currentTimeMillis() - TimeUnit.HOURS.toMillis(25))
+        .execute();
+
+    assertEquals(List.of(other), removed);
     assertTrue(Files.exists(local(file.path())));
     assertTrue(Files.exists(marker));
   }
