@@ -1,5 +1,6 @@
 package io.floe.format.metadata;
 
+import io.floe.format.util.JsonUtil;
 import static io.floe.format.metadata.TableMetadataParser.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,45 +23,45 @@ final class MetadataReader {
 
   static TableMetadataBuilder read(JsonNode node) {
     TableMetadataBuilder b = new TableMetadataBuilder();
-    int v = Json.getInt(node, FORMAT_VERSION);
+    int v = JsonUtil.getInt(FORMAT_VERSION, node);
     if (v < TableMetadata.MIN_FORMAT_VERSION || v > TableMetadata.MAX_FORMAT_VERSION) {
       throw new IllegalArgumentException("unsupported format-version " + v + " (supported: "
           + TableMetadata.MIN_FORMAT_VERSION + " to " + TableMetadata.MAX_FORMAT_VERSION + ")");
     }
     b.formatVersion = v;
-    b.uuid = v > 1 ? Json.getString(node, TABLE_UUID) : Json.getStringOrNull(node, TABLE_UUID);
-    b.location = TableMetadataBuilder.stripTrailingSlash(Json.getString(node, LOCATION));
-    b.lastSequenceNumber = v > 1 || !Json.isAbsent(node, LAST_SEQUENCE_NUMBER)
-        ? Json.getLong(node, LAST_SEQUENCE_NUMBER) : 0;
-    b.lastUpdatedMillis = Json.getLong(node, LAST_UPDATED_MS);
-    b.lastColumnId = Json.getInt(node, LAST_COLUMN_ID);
+    b.uuid = v > 1 ? JsonUtil.getString(TABLE_UUID, node) : JsonUtil.getStringOrNull(TABLE_UUID, node);
+    b.location = TableMetadataBuilder.stripTrailingSlash(JsonUtil.getString(LOCATION, node));
+    b.lastSequenceNumber = v > 1 || !JsonUtil.isAbsent(LAST_SEQUENCE_NUMBER, node)
+        ? JsonUtil.getLong(LAST_SEQUENCE_NUMBER, node) : 0;
+    b.lastUpdatedMillis = JsonUtil.getLong(LAST_UPDATED_MS, node);
+    b.lastColumnId = JsonUtil.getInt(LAST_COLUMN_ID, node);
     readSchemas(node, b);
     readSpecs(node, b);
     readSortOrders(node, b);
-    b.properties = Json.getStringMap(node, PROPERTIES);
-    Long current = Json.getLongOrNull(node, CURRENT_SNAPSHOT_ID);
+    b.properties = JsonUtil.getStringMap(PROPERTIES, node);
+    Long current = JsonUtil.getLongOrNull(CURRENT_SNAPSHOT_ID, node);
     b.currentSnapshotId = current == null || current < 0 ? TableMetadata.NO_SNAPSHOT : current;
-    b.nextRowId = v >= 3 ? Json.getLong(node, NEXT_ROW_ID) : 0;
-    b.snapshots = Json.getList(node, SNAPSHOTS, SnapshotParser::fromJson);
+    b.nextRowId = v >= 3 ? JsonUtil.getLong(NEXT_ROW_ID, node) : 0;
+    b.snapshots = JsonUtil.getList(SNAPSHOTS, node, SnapshotParser::fromJson);
     readRefs(node, b);
-    b.statisticsFiles = Json.getList(node, STATISTICS, StatisticsFileParser::fromJson);
-    b.partitionStatisticsFiles = Json.getList(node, PARTITION_STATISTICS,
+    b.statisticsFiles = JsonUtil.getList(STATISTICS, node, StatisticsFileParser::fromJson);
+    b.partitionStatisticsFiles = JsonUtil.getList(PARTITION_STATISTICS, node,
         StatisticsFileParser::partitionStatisticsFromJson);
-    b.snapshotLog = Json.getList(node, SNAPSHOT_LOG,
-        e -> new SnapshotLogEntry(Json.getLong(e, TIMESTAMP_MS), Json.getLong(e, SNAPSHOT_ID)));
-    b.previousFiles = Json.getList(node, METADATA_LOG,
-        e -> new MetadataLogEntry(Json.getLong(e, TIMESTAMP_MS), Json.getString(e, METADATA_FILE)));
-    b.commitId = Json.getStringOrNull(node, COMMIT_ID);
+    b.snapshotLog = JsonUtil.getList(SNAPSHOT_LOG, node,
+        e -> new SnapshotLogEntry(JsonUtil.getLong(TIMESTAMP_MS, e), JsonUtil.getLong(SNAPSHOT_ID, e)));
+    b.previousFiles = JsonUtil.getList(METADATA_LOG, node,
+        e -> new MetadataLogEntry(JsonUtil.getLong(TIMESTAMP_MS, e), JsonUtil.getString(METADATA_FILE, e)));
+    b.commitId = JsonUtil.getStringOrNull(COMMIT_ID, node);
     return b;
   }
 
   private static void readSchemas(JsonNode node, TableMetadataBuilder b) {
-    if (!Json.isAbsent(node, SCHEMAS) || b.formatVersion > 1) {
-      Json.required(node, SCHEMAS);
-      b.schemas = Json.getList(node, SCHEMAS, SchemaParser::fromJson);
-      b.currentSchemaId = Json.getInt(node, CURRENT_SCHEMA_ID);
+    if (!JsonUtil.isAbsent(SCHEMAS, node) || b.formatVersion > 1) {
+      JsonUtil.get(SCHEMAS, node);
+      b.schemas = JsonUtil.getList(SCHEMAS, node, SchemaParser::fromJson);
+      b.currentSchemaId = JsonUtil.getInt(CURRENT_SCHEMA_ID, node);
     } else {
-      Schema schema = SchemaParser.fromJson(Json.required(node, SCHEMA));
+      Schema schema = SchemaParser.fromJson(JsonUtil.get(SCHEMA, node));
       b.schemas.add(schema);
       b.currentSchemaId = schema.schemaId();
     }
@@ -78,19 +79,19 @@ final class MetadataReader {
 
   private static void readSpecs(JsonNode node, TableMetadataBuilder b) {
     Schema schema = currentSchema(b);
-    if (!Json.isAbsent(node, PARTITION_SPECS) || b.formatVersion > 1) {
-      Json.required(node, PARTITION_SPECS);
-      b.specs = Json.getList(node, PARTITION_SPECS, spec -> PartitionSpecParser.fromJson(schema, spec));
-      b.defaultSpecId = Json.getInt(node, DEFAULT_SPEC_ID);
+    if (!JsonUtil.isAbsent(PARTITION_SPECS, node) || b.formatVersion > 1) {
+      JsonUtil.get(PARTITION_SPECS, node);
+      b.specs = JsonUtil.getList(PARTITION_SPECS, node, spec -> PartitionSpecParser.fromJson(schema, spec));
+      b.defaultSpecId = JsonUtil.getInt(DEFAULT_SPEC_ID, node);
     } else {
       ObjectNode spec = JsonNodeFactory.instance.objectNode();
       spec.put("spec-id", 0);
-      spec.set("fields", Json.required(node, PARTITION_SPEC));
+      spec.set("fields", JsonUtil.get(PARTITION_SPEC, node));
       b.specs.add(PartitionSpecParser.fromJson(schema, spec));
       b.defaultSpecId = 0;
     }
-    if (b.formatVersion > 1 || !Json.isAbsent(node, LAST_PARTITION_ID)) {
-      b.lastAssignedPartitionId = Json.getInt(node, LAST_PARTITION_ID);
+    if (b.formatVersion > 1 || !JsonUtil.isAbsent(LAST_PARTITION_ID, node)) {
+      b.lastAssignedPartitionId = JsonUtil.getInt(LAST_PARTITION_ID, node);
     } else {
       b.lastAssignedPartitionId = b.specs.stream().mapToInt(PartitionSpec::lastAssignedFieldId).max()
           .orElse(PartitionSpec.PARTITION_DATA_ID_START - 1);
@@ -98,10 +99,10 @@ final class MetadataReader {
   }
 
   private static void readSortOrders(JsonNode node, TableMetadataBuilder b) {
-    if (!Json.isAbsent(node, SORT_ORDERS) || b.formatVersion > 1) {
-      Json.required(node, SORT_ORDERS);
-      b.sortOrders = Json.getList(node, SORT_ORDERS, SortOrderParser::fromJson);
-      b.defaultSortOrderId = Json.getInt(node, DEFAULT_SORT_ORDER_ID);
+    if (!JsonUtil.isAbsent(SORT_ORDERS, node) || b.formatVersion > 1) {
+      JsonUtil.get(SORT_ORDERS, node);
+      b.sortOrders = JsonUtil.getList(SORT_ORDERS, node, SortOrderParser::fromJson);
+      b.defaultSortOrderId = JsonUtil.getInt(DEFAULT_SORT_ORDER_ID, node);
     } else {
       b.sortOrders.add(SortOrder.unsorted());
       b.defaultSortOrderId = SortOrder.UNSORTED_ORDER_ID;
@@ -109,10 +110,10 @@ final class MetadataReader {
   }
 
   private static void readRefs(JsonNode node, TableMetadataBuilder b) {
-    if (!Json.isAbsent(node, REFS)) {
+    if (!JsonUtil.isAbsent(REFS, node)) {
       JsonNode refs = node.get(REFS);
       if (!refs.isObject()) {
-        throw Json.invalid(REFS, "an object", refs);
+        throw JsonUtil.invalid(REFS, "an object", refs);
       }
       Iterator<String> names = refs.fieldNames();
       while (names.hasNext()) {

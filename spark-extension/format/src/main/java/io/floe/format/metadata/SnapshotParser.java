@@ -83,20 +83,20 @@ public final class SnapshotParser {
    */
   public static Snapshot fromJson(JsonNode node) {
     Snapshot.Builder builder = Snapshot.builder()
-        .snapshotId(Json.getLong(node, SNAPSHOT_ID))
-        .parentId(Json.getLongOrNull(node, PARENT_SNAPSHOT_ID))
-        .sequenceNumber(Json.isAbsent(node, SEQUENCE_NUMBER) ? 0 : Json.getLong(node, SEQUENCE_NUMBER))
-        .timestampMillis(Json.getLong(node, TIMESTAMP_MS))
-        .schemaId(Json.getIntOrNull(node, SCHEMA_ID))
-        .firstRowId(Json.getLongOrNull(node, FIRST_ROW_ID))
-        .addedRows(Json.getLongOrNull(node, ADDED_ROWS))
-        .keyId(Json.getStringOrNull(node, KEY_ID));
-    Map<String, String> summary = Json.getStringMap(node, SUMMARY);
+        .snapshotId(JsonUtil.getLong(SNAPSHOT_ID, node))
+        .parentId(JsonUtil.getLongOrNull(PARENT_SNAPSHOT_ID, node))
+        .sequenceNumber(JsonUtil.isAbsent(SEQUENCE_NUMBER, node) ? 0 : JsonUtil.getLong(SEQUENCE_NUMBER, node))
+        .timestampMillis(JsonUtil.getLong(TIMESTAMP_MS, node))
+        .schemaId(JsonUtil.getIntOrNull(SCHEMA_ID, node))
+        .firstRowId(JsonUtil.getLongOrNull(FIRST_ROW_ID, node))
+        .addedRows(JsonUtil.getLongOrNull(ADDED_ROWS, node))
+        .keyId(JsonUtil.getStringOrNull(KEY_ID, node));
+    Map<String, String> summary = JsonUtil.getStringMap(SUMMARY, node);
     String operation = summary.remove(OPERATION);
     builder.operation(operation != null ? operation : DataOperations.OVERWRITE).summary(summary);
-    if (!Json.isAbsent(node, MANIFEST_LIST)) {
-      builder.manifestListLocation(Json.getString(node, MANIFEST_LIST));
-    } else if (!Json.isAbsent(node, MANIFESTS)) {
+    if (!JsonUtil.isAbsent(MANIFEST_LIST, node)) {
+      builder.manifestListLocation(JsonUtil.getString(MANIFEST_LIST, node));
+    } else if (!JsonUtil.isAbsent(MANIFESTS, node)) {
       builder.v1ManifestLocations(stringList(node, MANIFESTS));
     } else {
       throw new IllegalArgumentException("missing field: " + MANIFEST_LIST);
@@ -107,12 +107,12 @@ public final class SnapshotParser {
   private static List<String> stringList(JsonNode node, String field) {
     JsonNode value = node.get(field);
     if (!value.isArray()) {
-      throw Json.invalid(field, "a list", value);
+      throw JsonUtil.invalid(field, "a list", value);
     }
     List<String> out = new ArrayList<>();
     for (JsonNode v : value) {
       if (!v.isTextual()) {
-        throw Json.invalid(field, "a list of strings", value);
+        throw JsonUtil.invalid(field, "a list of strings", value);
       }
       out.add(v.asText());
     }

@@ -2,6 +2,7 @@ package io.floe.format.metadata;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.format.util.JsonUtil;
 import java.io.IOException;
 
 /** Snapshot reference JSON: {@code {"snapshot-id", "type", retention fields when set}}. */
@@ -31,17 +32,17 @@ public final class SnapshotRefParser {
   }
 
   public static SnapshotRef fromJson(JsonNode node) {
-    String type = Json.getString(node, TYPE);
+    String type = JsonUtil.getString(TYPE, node);
     SnapshotRefType refType;
     try {
       refType = SnapshotRefType.fromString(type);
     } catch (IllegalArgumentException e) {
-      throw Json.invalid(TYPE, "branch or tag", node.get(TYPE));
+      throw JsonUtil.invalid(TYPE, "branch or tag", node.get(TYPE));
     }
-    return SnapshotRef.builderFor(Json.getLong(node, SNAPSHOT_ID), refType)
-        .minSnapshotsToKeep(Json.getIntOrNull(node, MIN_SNAPSHOTS_TO_KEEP))
-        .maxSnapshotAgeMs(Json.getLongOrNull(node, MAX_SNAPSHOT_AGE_MS))
-        .maxRefAgeMs(Json.getLongOrNull(node, MAX_REF_AGE_MS))
+    return SnapshotRef.builderFor(JsonUtil.getLong(SNAPSHOT_ID, node), refType)
+        .minSnapshotsToKeep(JsonUtil.getIntOrNull(MIN_SNAPSHOTS_TO_KEEP, node))
+        .maxSnapshotAgeMs(JsonUtil.getLongOrNull(MAX_SNAPSHOT_AGE_MS, node))
+        .maxRefAgeMs(JsonUtil.getLongOrNull(MAX_REF_AGE_MS, node))
         .build();
   }
 }

@@ -48,37 +48,37 @@ public final class SortOrderParser {
   }
 
   public static SortOrder fromJson(JsonNode node) {
-    int orderId = Json.getInt(node, ORDER_ID);
-    Json.required(node, FIELDS);
-    List<SortField> fields = Json.getList(node, FIELDS, SortOrderParser::fieldFromJson);
+    int orderId = JsonUtil.getInt(ORDER_ID, node);
+    JsonUtil.get(FIELDS, node);
+    List<SortField> fields = JsonUtil.getList(FIELDS, node, SortOrderParser::fieldFromJson);
     return new SortOrder(orderId, fields);
   }
 
   private static SortField fieldFromJson(JsonNode node) {
     Transform transform;
-    String name = Json.getString(node, TRANSFORM);
+    String name = JsonUtil.getString(TRANSFORM, node);
     try {
       transform = Transforms.fromString(name);
     } catch (IllegalArgumentException e) {
-      throw Json.invalid(TRANSFORM, "a transform", node.get(TRANSFORM));
+      throw JsonUtil.invalid(TRANSFORM, "a transform", node.get(TRANSFORM));
     }
     SortDirection direction;
     NullOrder nullOrder;
     try {
-      direction = SortDirection.fromString(Json.getString(node, DIRECTION));
+      direction = SortDirection.fromString(JsonUtil.getString(DIRECTION, node));
     } catch (IllegalArgumentException e) {
       throw rethrowIfMissing(e, DIRECTION, "asc or desc", node);
     }
     try {
-      nullOrder = NullOrder.fromString(Json.getString(node, NULL_ORDER));
+      nullOrder = NullOrder.fromString(JsonUtil.getString(NULL_ORDER, node));
     } catch (IllegalArgumentException e) {
       throw rethrowIfMissing(e, NULL_ORDER, "nulls-first or nulls-last", node);
     }
-    return new SortField(transform, Json.getInt(node, SOURCE_ID), direction, nullOrder);
+    return new SortField(transform, JsonUtil.getInt(SOURCE_ID, node), direction, nullOrder);
   }
 
   private static IllegalArgumentException rethrowIfMissing(IllegalArgumentException e, String field,
       String expected, JsonNode node) {
-    return Json.isAbsent(node, field) ? e : Json.invalid(field, expected, node.get(field));
+    return JsonUtil.isAbsent(field, node) ? e : JsonUtil.invalid(field, expected, node.get(field));
   }
 }

@@ -2,6 +2,7 @@ package io.floe.format.metadata;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.format.util.JsonUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Base64;
@@ -63,30 +64,30 @@ public final class StatisticsFileParser {
   }
 
   public static StatisticsFile fromJson(JsonNode node) {
-    String keyText = Json.getStringOrNull(node, KEY_METADATA);
+    String keyText = JsonUtil.getStringOrNull(KEY_METADATA, node);
     ByteBuffer key;
     try {
       key = keyText == null ? null : ByteBuffer.wrap(Base64.getDecoder().decode(keyText));
     } catch (IllegalArgumentException e) {
-      throw Json.invalid(KEY_METADATA, "base64", node.get(KEY_METADATA));
+      throw JsonUtil.invalid(KEY_METADATA, "base64", node.get(KEY_METADATA));
     }
-    Json.required(node, BLOB_METADATA);
+    JsonUtil.get(BLOB_METADATA, node);
     return new StatisticsFile(
-        Json.getLong(node, SNAPSHOT_ID),
-        Json.getString(node, STATISTICS_PATH),
-        Json.getLong(node, FILE_SIZE_IN_BYTES),
-        Json.getLong(node, FILE_FOOTER_SIZE_IN_BYTES),
+        JsonUtil.getLong(SNAPSHOT_ID, node),
+        JsonUtil.getString(STATISTICS_PATH, node),
+        JsonUtil.getLong(FILE_SIZE_IN_BYTES, node),
+        JsonUtil.getLong(FILE_FOOTER_SIZE_IN_BYTES, node),
         key,
-        Json.getList(node, BLOB_METADATA, StatisticsFileParser::blobFromJson));
+        JsonUtil.getList(BLOB_METADATA, node, StatisticsFileParser::blobFromJson));
   }
 
   private static BlobMetadata blobFromJson(JsonNode node) {
     return new BlobMetadata(
-        Json.getString(node, TYPE),
-        Json.getLong(node, SNAPSHOT_ID),
-        Json.getLong(node, SEQUENCE_NUMBER),
-        Json.getIntList(node, FIELDS),
-        Json.getStringMap(node, PROPERTIES));
+        JsonUtil.getString(TYPE, node),
+        JsonUtil.getLong(SNAPSHOT_ID, node),
+        JsonUtil.getLong(SEQUENCE_NUMBER, node),
+        JsonUtil.getIntList(FIELDS, node),
+        JsonUtil.getStringMap(PROPERTIES, node));
   }
 
   public static void toJson(PartitionStatisticsFile file, JsonGenerator gen) throws IOException {
@@ -99,8 +100,8 @@ public final class StatisticsFileParser {
 
   public static PartitionStatisticsFile partitionStatisticsFromJson(JsonNode node) {
     return new PartitionStatisticsFile(
-        Json.getLong(node, SNAPSHOT_ID),
-        Json.getString(node, STATISTICS_PATH),
-        Json.getLong(node, FILE_SIZE_IN_BYTES));
+        JsonUtil.getLong(SNAPSHOT_ID, node),
+        JsonUtil.getString(STATISTICS_PATH, node),
+        JsonUtil.getLong(FILE_SIZE_IN_BYTES, node));
   }
 }

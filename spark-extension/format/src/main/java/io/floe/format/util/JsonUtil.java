@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Small helpers for the hand-written JSON parsers: typed getters that name a missing field. */
 public final class JsonUtil {
@@ -50,89 +51,136 @@ public final class JsonUtil {
     }
   }
 
+  /**
+   * The value of a required field. Errors here and below say {@code missing field: x} or
+   * {@code invalid field x: expected ..., found ...}; the parsers' entry points prefix them with what
+   * was being parsed (and the file).
+   */
   public static JsonNode get(String field, JsonNode node) {
     JsonNode value = node.get(field);
-    if (value == null) {
-      throw new IllegalArgumentException("Cannot parse missing field: " + field);
+    if (value == null || value.isNull()) {
+      throw new IllegalArgumentException("missing field: " + field);
     }
     return value;
+  }
+
+  public static boolean isAbsent(String field, JsonNode node) {
+    JsonNode value = node.get(field);
+    return value == null || value.isNull();
   }
 
   public static int getInt(String field, JsonNode node) {
     JsonNode value = get(field, node);
     if (!value.isIntegralNumber() || !value.canConvertToInt()) {
-      throw new IllegalArgumentException("Cannot parse to an integer value: " + field + ": " + value);
+      throw invalid(field, "an int", value);
     }
     return value.intValue();
+  }
+
+  public static Integer getIntOrNull(String field, JsonNode node) {
+    return isAbsent(field, node) ? null : getInt(field, node);
   }
 
   public static long getLong(String field, JsonNode node) {
     JsonNode value = get(field, node);
     if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-      throw new IllegalArgumentException("Cannot parse to a long value: " + field + ": " + value);
+      throw invalid(field, "a long", value);
     }
     return value.longValue();
   }
 
   public static Long getLongOrNull(String field, JsonNode node) {
-    JsonNode value = node.get(field);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    return getLong(field, node);
-  }
-
-  public static Integer getIntOrNull(String field, JsonNode node) {
-    JsonNode value = node.get(field);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    return getInt(field, node);
+    return isAbsent(field, node) ? null : getLong(field, node);
   }
 
   public static String getString(String field, JsonNode node) {
     JsonNode value = get(field, node);
     if (!value.isTextual()) {
-      throw new IllegalArgumentException("Cannot parse to a string value: " + field + ": " + value);
+      throw invalid(field, "a string", value);
     }
     return value.asText();
   }
 
   public static String getStringOrNull(String field, JsonNode node) {
-    JsonNode value = node.get(field);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    return getString(field, node);
+    return isAbsent(field, node) ? null : getString(field, node);
   }
 
   public static boolean getBool(String field, JsonNode node) {
     JsonNode value = get(field, node);
     if (!value.isBoolean()) {
-      throw new IllegalArgumentException("Cannot parse to a boolean value: " + field + ": " + value);
+      throw invalid(field, "true or false", value);
     }
     return value.asBoolean();
   }
 
+  /** A string map; absent means empty. Scalar values are kept as text, null values are dropped. */
   public static Map<String, String> getStringMap(String field, JsonNode node) {
     Map<String, String> out = new LinkedHashMap<>();
-    JsonNode value = node.get(field);
-    if (value == null || value.isNull()) {
+    if (isAbsent(field, node)) {
       return out;
     }
+    JsonNode value = node.get(field);
     if (!value.isObject()) {
-      throw new IllegalArgumentException("Cannot parse to a string map: " + field + ": " + value);
+      throw invalid(field, "an object", value);
     }
-    value.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
+    value.fieldNames().forEachRemaining(key -> {
+      JsonNode v = value.get(key);
+      if (v.isContainerNode()) {
+        throw invalid(field + "." + key, "a string", v);
+      }
+      if (!v.isNull()) {
+        out.put(key, v.asText());
+      }
+    });
     return out;
   }
 
   public static List<Integer> getIntList(String field, JsonNode node) {
+    JsonNode value = get(field, node);
+    if (!value.isArray()) {
+      throw invalid(field, "a list", value);
+    }
     List<Integer> out = new ArrayList<>();
-    for (JsonNode v : get(field, node)) {
-      out.add(v.asInt());
+    for (JsonNode v : value) {
+      if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+        throw invalid(field, "a list of ints", value);
+      }
+      out.add(v.intValue());
     }
     return out;
+  }
+
+  /** Parses each element of an array field; an absent field is an empty list. */
+  public static <T> List<T> getList(String field, JsonNode node, Function<JsonNode, T> parse) {
+    List<T> out = new ArrayList<>();
+    if (isAbsent(field, node)) {
+      return out;
+    }
+    JsonNode value = node.get(field);
+    if (!value.isArray()) {
+      throw invalid(field, "a list", value);
+    }
+    for (int i = 0; i < value.size(); i++) {
+      JsonNode element = value.get(i);
+      if (!element.isObject()) {
+        throw invalid(field + "[" + i + "]", "an object", element);
+      }
+      try {
+        out.add(parse.apply(element));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("in " + field + "[" + i + "]: " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  /** {@code invalid field x: expected ..., found ...}, the found value cut at 100 characters. */
+  public static IllegalArgumentException invalid(String field, String expected, JsonNode found) {
+    String shown = found.toString();
+    if (shown.length() > 100) {
+      shown = shown.substring(0, 100) + "...";
+    }
+    return new IllegalArgumentException("invalid field " + field + ": expected " + expected + ", found " + shown);
   }
 
   public static void writeStringMap(String field, Map<String, String> map, JsonGenerator gen) throws IOException {

@@ -211,7 +211,7 @@ public class TestPuffin {
     String location = location("missing.puffin");
     writeRaw(location, new byte[0], "{\"blobs\":[{\"type\":\"a\",\"fields\":[],\"snapshot-id\":1,\"offset\":4,\"length\":0}]}");
     FloeFormatException e = readFails(location);
-    assertEquals("Invalid Puffin file " + location + ": footer payload at offset 8: Cannot parse missing field:"
+    assertEquals("Invalid Puffin file " + location + ": footer payload at offset 8: missing field:"
         + " sequence-number", e.getMessage());
     String codec = location("codec.puffin");
     writeRaw(codec, new byte[2], "{\"blobs\":[{\"type\":\"a\",\"fields\":[],\"snapshot-id\":1,\"sequence-number\":1,"

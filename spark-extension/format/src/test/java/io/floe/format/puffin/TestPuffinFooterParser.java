@@ -28,15 +28,15 @@ public class TestPuffinFooterParser {
 
   @Test
   public void namesWhatIsMissingOrMistyped() {
-    assertEquals("Cannot parse missing field: blobs", message("{}"));
-    assertEquals("Cannot parse missing field: type",
+    assertEquals("missing field: blobs", message("{}"));
+    assertEquals("missing field: type",
         message("{\"blobs\":[{\"fields\":[],\"snapshot-id\":1,\"sequence-number\":1,\"offset\":4,\"length\":0}]}"));
     assertEquals("Cannot parse field id from non-integer: \"1\"", message(
         "{\"blobs\":[{\"type\":\"t\",\"fields\":[\"1\"],\"snapshot-id\":1,\"sequence-number\":1,\"offset\":4,\"length\":0}]}"));
     assertEquals("Cannot parse property ndv from non-string: 7", message(
         "{\"blobs\":[{\"type\":\"t\",\"fields\":[],\"snapshot-id\":1,\"sequence-number\":1,\"offset\":4,\"length\":0,"
             + "\"properties\":{\"ndv\":7}}]}"));
-    assertEquals("Cannot parse to a long value: offset: \"4\"", message(
+    assertEquals("invalid field offset: expected a long, found \"4\"", message(
         "{\"blobs\":[{\"type\":\"t\",\"fields\":[],\"snapshot-id\":1,\"sequence-number\":1,\"offset\":\"4\",\"length\":0}]}"));
   }
 
