@@ -162,14 +162,7 @@ def test_a_bad_value_stored_earlier_fails_the_write_up_front(
     t = f"floe.{namespace}.t"
     spark.sql(f"CREATE TABLE {t} (id BIGINT)")
     spark.sql(f"INSERT INTO {t} VALUES (1)")
-    ops = table_ops(spark, warehouse, namespace, "t")
-    base = ops.refresh()
-    jvm = spark.sparkContext._jvm
-    assert jvm is not None
-    props = jvm.java.util.HashMap()
-    props.put("write.target-file-size-bytes", "abc")
-    updated = jvm.io.floe.format.metadata.TableMetadata.buildFrom(base).setProperties(props).build()
-    ops.commit(base, updated)
+    _store_property(spark, warehouse, namespace, "write.target-file-size-bytes", "abc")
     with pytest.raises(AnalysisException) as e:
         spark.sql(f"INSERT INTO {t} VALUES (2)")
     message = str(e.value)
@@ -178,6 +171,33 @@ def test_a_bad_value_stored_earlier_fails_the_write_up_front(
     spark.sql(f"ALTER TABLE {t} UNSET TBLPROPERTIES ('write.target-file-size-bytes')")
     spark.sql(f"INSERT INTO {t} VALUES (2)")
     assert spark.table(t).count() == 2
+
+
+def test_another_engines_default_file_format_does_not_block_writes(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    """Floe refuses to set write.format.default to orc (it writes Parquet only), but a table whose
+    default another engine set to orc still takes Floe's Parquet files: mixed formats are valid."""
+    t = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {t} (id BIGINT)")
+    _store_property(spark, warehouse, namespace, "write.format.default", "orc")
+    spark.sql(f"INSERT INTO {t} VALUES (1)")
+    assert spark.table(t).count() == 1
+
+
+def _store_property(
+    spark: SparkSession, warehouse: Path, namespace: str, key: str, value: str
+) -> None:
+    """Commit ``key`` = ``value`` to ``namespace.t`` through the format layer, unchecked, as an
+    older Floe or another engine could have."""
+    ops = table_ops(spark, warehouse, namespace, "t")
+    base = ops.refresh()
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    props = jvm.java.util.HashMap()
+    props.put(key, value)
+    updated = jvm.io.floe.format.metadata.TableMetadata.buildFrom(base).setProperties(props).build()
+    ops.commit(base, updated)
 
 
 @pytest.mark.parametrize("codec", ["zstd", "snappy", "gzip", "lz4", "uncompressed", "none"])

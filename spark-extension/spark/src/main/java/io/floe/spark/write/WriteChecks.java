@@ -4,6 +4,8 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.metadata.TableProperty;
 import io.floe.spark.SparkExceptions;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -45,7 +47,10 @@ public final class WriteChecks {
    * or by another engine) has a value Floe cannot use, instead of failing later in a task.
    */
   static void checkStoredProperties(String command, String table, TableMetadata metadata) {
-    TableProperty invalid = TableProperties.firstInvalid(metadata.properties());
+    Map<String, String> stored = new HashMap<>(metadata.properties());
+    // another engine's default file format (orc, avro) is valid for the table: Floe adds Parquet files
+    stored.remove(TableProperties.DEFAULT_FILE_FORMAT);
+    TableProperty invalid = TableProperties.firstInvalid(stored);
     if (invalid != null) {
       throw SparkExceptions.thrown("Cannot " + command + " table " + table + ": its table property "
           + invalid.key() + " is '" + metadata.properties().get(invalid.key()) + "', expected " + invalid.accepted()
