@@ -43,6 +43,22 @@ public final class CatalogErrors {
     return new CatalogException(CatalogException.Kind.UNSUPPORTED, message);
   }
 
+  /**
+   * A rename that failed and was undone: the table keeps its old name, metadata and files, and the
+   * files the attempt wrote are deleted (unless the cause says the commit state is unknown).
+   */
+  public static CatalogException renameFailed(TableIdentifier from, TableIdentifier to, Throwable cause) {
+    return new CatalogException(CatalogException.Kind.RENAME_FAILED, "Cannot rename table " + from + " to " + to
+        + ": " + cause.getMessage() + ". The table keeps its name " + from + " and its data; fix the cause and"
+        + " run the rename again", cause);
+  }
+
+  /** A delete file whose content names data files, and which this rename cannot rewrite. */
+  public static CatalogException cannotRewriteDeleteFile(String table, String deleteFile, String why) {
+    return unsupported("Cannot move position delete file " + deleteFile + " of table " + table
+        + ": it names the table's data files by path, and " + why);
+  }
+
   private static String printable(String s) {
     StringBuilder sb = new StringBuilder();
     for (char c : s.toCharArray()) {

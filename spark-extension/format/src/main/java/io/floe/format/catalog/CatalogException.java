@@ -4,13 +4,18 @@ package io.floe.format.catalog;
 public final class CatalogException extends RuntimeException {
   public enum Kind {
     NO_SUCH_NAMESPACE, NAMESPACE_EXISTS, NAMESPACE_NOT_EMPTY, NO_SUCH_TABLE, TABLE_EXISTS, INVALID_IDENTIFIER,
-    UNSUPPORTED
+    UNSUPPORTED, RENAME_FAILED
   }
 
   private final Kind kind;
 
   CatalogException(Kind kind, String message) {
     super(message);
+    this.kind = kind;
+  }
+
+  CatalogException(Kind kind, String message, Throwable cause) {
+    super(message, cause);
     this.kind = kind;
   }
 
