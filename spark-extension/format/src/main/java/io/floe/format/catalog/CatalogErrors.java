@@ -48,9 +48,15 @@ public final class CatalogErrors {
    * files the attempt wrote are deleted (unless the cause says the commit state is unknown).
    */
   public static CatalogException renameFailed(TableIdentifier from, TableIdentifier to, Throwable cause) {
+    Throwable root = cause;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String why = cause.getMessage() + (root == cause || root.getMessage() == null
+        || String.valueOf(cause.getMessage()).contains(root.getMessage()) ? "" : " (" + root.getMessage() + ")");
     return new CatalogException(CatalogException.Kind.RENAME_FAILED, "Cannot rename table " + from + " to " + to
-        + ": " + cause.getMessage() + ". The table keeps its name " + from + " and its data; fix the cause and"
-        + " run the rename again", cause);
+        + ": " + why + ". The table keeps its name " + from + " and its data; fix the cause and run the rename"
+        + " again", cause);
   }
 
   /** A delete file whose content names data files, and which this rename cannot rewrite. */
