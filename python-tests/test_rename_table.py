@@ -20,7 +20,9 @@ the table under its old name with its old rows and no file of the failed attempt
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -424,6 +426,22 @@ def test_two_renames_in_a_row(
     spark.sql(f"ALTER TABLE floe.{namespace}.a RENAME TO {namespace}.b")
     spark.sql(f"ALTER TABLE floe.{namespace}.b RENAME TO {other}.c")
     location = _uri(warehouse, other, "c")
+    _check_paths(location)
+    _check_readers(spark, iceberg, other, "c", location, current, history)
+    names = [Path(f["file_path"]).name for f in inspect.table_files(location) if f["content"]]
+    assert names and all(n.count("-r") == 1 for n in names), names  # no suffix per rename
+
+    # the superseded originals are orphans; nothing the renamed table reads is (every file aged)
+    hour_ago = dt.datetime.now(dt.UTC).timestamp() - 3600
+    for file in local_path(location).rglob("*"):
+        os.utime(file, (hour_ago, hour_ago))
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(minutes=30)
+    orphans = spark.sql(
+        f"CALL floe.system.remove_orphan_files(table => '{other}.c', "
+        f"older_than => TIMESTAMP '{now:%Y-%m-%d %H:%M:%S}', allow_short_interval => true)"
+    ).collect()
+    removed = {Path(r.orphan_file_location).name for r in orphans}
+    assert {n.split("-r")[0] + ".parquet" for n in names} <= removed, removed
     _check_paths(location)
     _check_readers(spark, iceberg, other, "c", location, current, history)
 
