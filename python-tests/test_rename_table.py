@@ -474,3 +474,30 @@ def test_failed_rename_leaves_the_table_under_its_old_name(
     assert inspect.load_table_metadata(old_location) == metadata
     assert _rows(spark, SELECT.format(old)) == current
     assert not spark.catalog.tableExists(f"floe.{namespace}.renamed")
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_rename_through_hadoop_file_io(
+    spark: SparkSession, namespace: str, warehouse: Path, version: int
+) -> None:
+    """The same rename with every metadata and Puffin read and write through Hadoop's FileSystem
+    (``io-impl=hadoop``, as for hdfs:// or s3a://)."""
+    catalog = "floe_rename_hadoop"
+    spark.conf.set(f"spark.sql.catalog.{catalog}", "io.floe.spark.FloeCatalog")
+    spark.conf.set(f"spark.sql.catalog.{catalog}.warehouse", floe.warehouse_uri(str(warehouse)))
+    spark.conf.set(f"spark.sql.catalog.{catalog}.io-impl", "hadoop")
+    old = f"{catalog}.{namespace}.t"
+    _create(spark, old, version, MOR, True)
+    spark.sql(f"DELETE FROM {old} WHERE id < 10")
+    spark.sql(f"UPDATE {old} SET v = -v WHERE id % 7 = 3")
+    current = _rows(spark, SELECT.format(old))
+    history = _history(spark, old, _uri(warehouse, namespace, "t"))
+
+    spark.sql(f"ALTER TABLE {old} RENAME TO {namespace}.renamed")
+    location = _uri(warehouse, namespace, "renamed")
+    _check_paths(location)
+    new = f"{catalog}.{namespace}.renamed"
+    assert _rows(spark, SELECT.format(new)) == current
+    assert _arrow_rows(inspect.read_table(location)) == current
+    for sid, rows in history.items():
+        assert _rows(spark, f"{SELECT.format(new)} VERSION AS OF {sid}") == rows
