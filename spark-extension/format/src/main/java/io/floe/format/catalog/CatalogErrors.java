@@ -59,6 +59,14 @@ public final class CatalogErrors {
         + " again", cause);
   }
 
+  /** A rename whose commit failed and whose directory could not be moved back. */
+  public static CatalogException renameNotUndone(TableIdentifier from, TableIdentifier to, String newRoot,
+      String oldRoot, Throwable cause) {
+    return new CatalogException(CatalogException.Kind.RENAME_FAILED, "Cannot rename table " + from + " to " + to
+        + ": " + cause.getMessage() + ", and cannot move its directory back from " + newRoot + " to " + oldRoot
+        + ". Move that directory back by hand; table " + from + " is unreadable until then", cause);
+  }
+
   /** A delete file whose content names data files, and which this rename cannot rewrite. */
   public static CatalogException cannotRewriteDeleteFile(String table, String deleteFile, String why) {
     return unsupported("Cannot move position delete file " + deleteFile + " of table " + table

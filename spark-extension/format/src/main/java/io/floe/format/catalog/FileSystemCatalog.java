@@ -399,15 +399,15 @@ public final class FileSystemCatalog {
       }
       moved.commit(movedBase, relocated);
     } catch (CommitStateUnknownException e) {
-      throw e;
+      throw new CommitStateUnknownException("Cannot tell whether renaming table " + from + " to " + to
+          + " committed; its directory is now " + newRoot + ", and stays there", e);
     } catch (RuntimeException e) {
       metadataCache.invalidate(newRoot);
       try {
         io.renameDirectory(newRoot, oldRoot);
       } catch (IOException | RuntimeException moveBack) {
         e.addSuppressed(moveBack);
-        throw new IllegalStateException("Cannot rename table " + from + " to " + to + ", and cannot move its"
-            + " directory back from " + newRoot + " to " + oldRoot + ": move it back by hand", e);
+        throw CatalogErrors.renameNotUndone(from, to, newRoot, oldRoot, e);
       }
       relocation.deleteWritten(e);
       throw CatalogErrors.renameFailed(from, to, e);

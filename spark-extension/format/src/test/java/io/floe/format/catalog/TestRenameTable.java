@@ -7,6 +7,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RowDelta;
 import io.floe.format.deletes.DeletionVector;
@@ -400,6 +401,7 @@ public class TestRenameTable {
     private int failCreate = -1;
     private boolean failMove = false;
     private boolean failPublish = false;
+    private String unknown = null;
     private Runnable beforeMove = null;
 
     FaultyIO() {
@@ -450,7 +452,20 @@ public class TestRenameTable {
     }
 
     @Override
+    public boolean exists(String location) throws IOException {
+      if (location.equals(unknown)) {
+        throw new IOException("injected failure checking " + location);
+      }
+      return super.exists(location);
+    }
+
+    @Override
     public void publishIfAbsent(String source, String target) throws IOException {
+      if (unknown != null && target.contains("/renamed/")) {
+        unknown = target;
+        super.publishIfAbsent(source, target);
+        throw new IOException("injected failure after publishing " + target);
+      }
       if (failPublish && target.contains("/renamed/")) {
         failPublish = false;
         throw new IOException("injected failure publishing " + target);
@@ -505,6 +520,30 @@ public class TestRenameTable {
 
     catalog.renameTable(FROM, TO);
     assertEquals(3, catalog.loadTable(TO).current().snapshots().size());
+  }
+
+  @Test
+  public void anUnknownCommitOutcomeMovesNothingBackAndDeletesNothing() throws Exception {
+    FaultyIO io = new FaultyIO();
+    FileSystemCatalog catalog = catalog(io);
+    tableWithDeletionVectors(catalog);
+    io.unknown = "";
+
+    assertThrows(CommitStateUnknownException.class, () -> catalog.renameTable(FROM, TO));
+
+    io.unknown = null;
+    assertFalse(catalog.tableExists(FROM));
+    // the commit did land: the table is whole under its new name
+    FileSystemTableOperations moved = catalog.loadTable(TO);
+    assertEquals(catalog.tableLocation(TO), moved.current().location());
+    for (Snapshot snapshot : moved.current().snapshots()) {
+      for (FileScanTask task : tasks(moved, snapshot)) {
+        for (DataFile d : task.deletes()) {
+          assertTrue(d.path(), Files.exists(LocalFileIO.toPath(d.path())));
+        }
+      }
+      assertTrue(Files.exists(LocalFileIO.toPath(snapshot.manifestListLocation())));
+    }
   }
 
   @Test
