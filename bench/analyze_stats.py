@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""NDV statistics, theta sketches into Puffin (BENCH.md W9): Floe vs Iceberg vs Spark's ANALYZE.
+"""NDV statistics, theta sketches into Puffin (W9; docs/benchmarks.md, 'Statistics'): Floe vs
+Iceberg vs Spark's ANALYZE.
 
     python bench/analyze_stats.py [--quick] [--rows 3000000] [--files 8] [--reps 3]
         [--out PATH] [--dir PATH] [--keep]
@@ -18,7 +19,7 @@ JVM CPU time, which a busy shared box disturbs less):
 
 Then 1% more rows are appended to the Floe and Iceberg tables, and the procedures run again:
 Floe merges the previous file's sketches with sketches of the appended files only
-(incremental); Iceberg recomputes. Reported: times, the ratios of BENCH.md W9 with their goals,
+(incremental); Iceberg recomputes. Reported: times, the ratios of W9 with their goals,
 every column's relative error against the exact ``count(DISTINCT c)`` (Floe before and after
 the append, Iceberg, Spark's ANALYZE), and the Puffin file sizes. ``--quick``: 500,000 rows, 2
 reps. Results go to stdout and to ``--out`` (default bench/out/analyze_stats-*.json).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Commit latency, metadata growth and expire_snapshots (BENCH.md W4-W5): Floe vs the Apache
-Iceberg Spark runtime (hadoop catalog on a local warehouse).
+"""Commit latency, metadata growth and expire_snapshots (W4-W5; docs/benchmarks.md, 'Commits and
+expiry'): Floe vs the Apache Iceberg Spark runtime (hadoop catalog on a local warehouse).
 
     python bench/commits_expire.py [--commits 2000] [--quick] [--merges 10] [--reps 1]
         [--load-reps 10] [--warmup 50] [--engines floe,iceberg] [--no-expire]

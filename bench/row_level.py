@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Row-level operations (BENCH.md W6-W8): Floe vs the Apache Iceberg Spark runtime.
+"""Row-level operations (W6-W8; docs/benchmarks.md, 'Row-level changes'): Floe vs Iceberg's runtime.
 
     python bench/row_level.py [--rows 1000000] [--scan-rows 4000000] [--files 8] [--reps 7]
         [--cow-reps 3] [--merge-reps 1] [--query-reps 3] [--scan-reps 7]
@@ -804,7 +804,8 @@ def verdict(ok: bool) -> str:
 
 
 def goals(report: dict[str, Any]) -> dict[str, Any]:
-    """The goal checks of BENCH.md W6-W8 for each Floe mode (mor-v3 is the headline)."""
+    """The goal checks of W6-W8 (docs/benchmarks.md, 'Row-level changes') for each Floe mode
+    (mor-v3 is the headline)."""
     out: dict[str, Any] = {}
     if "delete" in report:
         per_mode: dict[str, dict[str, float]] = {}

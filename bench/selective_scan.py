@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Selective scans (BENCH.md W2a): Floe vs the Apache Iceberg Spark runtime vs Hive-style Parquet.
+"""Selective scans (W2a; docs/benchmarks.md, 'Selective scans'): Floe vs Iceberg vs Hive Parquet.
 
     python bench/selective_scan.py [--rows 4000000] [--days 100] [--reps 5] [--dir PATH] [--keep]
 

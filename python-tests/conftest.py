@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
 CATALOG = "floe"
 ICEBERG_CATALOG = "iceberg"
 # Pinned so that results do not depend on the machine: UTC, en_US.
-JVM_OPTIONS = "-Duser.timezone=UTC -Duser.language=en -Duser.country=US"
+# Test hooks (ScanReports, RewriteCommitGate) work only in a JVM started with floe.test-hooks.
+JVM_OPTIONS = "-Duser.timezone=UTC -Duser.language=en -Duser.country=US -Dfloe.test-hooks=true"
 
 _names = itertools.count()
 
@@ -33,7 +35,8 @@ def iceberg_runtime(request: pytest.FixtureRequest) -> IcebergRuntime:
     """The Apache Iceberg Spark runtime jar (fetched once into ~/.cache/floe), or why it is missing.
 
     Fetched only when a collected test uses the ``iceberg`` fixture, so runs without interop tests
-    never touch the network. A failed download is not an error: those tests skip.
+    never touch the network. A failed download makes those tests skip, saying why, except with
+    ``CI=true``, where they fail.
     """
     from iceberg_runtime import IcebergRuntime, find_iceberg_runtime
 
@@ -79,9 +82,19 @@ def spark(
 def iceberg(spark: SparkSession, iceberg_runtime: IcebergRuntime) -> str:
     """The name of the Apache Iceberg catalog (hadoop type, same warehouse as ``floe``) in the
     shared session; skips the test, saying why, when the Iceberg runtime jar is unavailable."""
-    if iceberg_runtime.jar is None:
-        pytest.skip(f"Apache Iceberg Spark runtime unavailable: {iceberg_runtime.problem}")
+    require_iceberg_runtime(iceberg_runtime)
     return ICEBERG_CATALOG
+
+
+def require_iceberg_runtime(runtime: IcebergRuntime) -> None:
+    """Skip the calling test, saying why, when the Iceberg runtime jar is unavailable; with
+    ``CI=true`` fail it instead, so CI cannot pass with the interop suite silently skipped."""
+    if runtime.jar is not None:
+        return
+    message = f"Apache Iceberg Spark runtime unavailable: {runtime.problem}"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message + " (CI=true: a failed download is a failure, not a skip)")
+    pytest.skip(message)
 
 
 def unique_name(prefix: str) -> str:

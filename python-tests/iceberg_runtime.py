@@ -3,7 +3,8 @@
 Fetched once with the Apache Ivy that ships in pyspark's jars (its default resolver is Maven
 Central). ``python python-tests/iceberg_runtime.py`` fetches it and prints its path. Tests use
 ``find_iceberg_runtime()``, which reports a failed download instead of raising, so that the
-interop tests skip (saying why) and every other test still runs.
+interop tests skip (saying why) and every other test still runs; with ``CI=true`` they fail
+(conftest.require_iceberg_runtime).
 """
 
 from __future__ import annotations

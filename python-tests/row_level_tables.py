@@ -237,7 +237,8 @@ def referenced_data_file(delete: dict[str, Any]) -> str | None:
 
 
 def _operation_problems(summary: dict[str, str]) -> list[str]:
-    """The operation name must fit what the snapshot did (Iceberg's mapping, SPEC-NOTES §2.2)."""
+    """The operation name must fit what the snapshot did (Iceberg's mapping, docs/format.md,
+    'Snapshot operations and summaries')."""
     op = summary.get("operation")
     added_data = _count(summary, "added-data-files")
     removed_data = _count(summary, "deleted-data-files")
@@ -303,7 +304,7 @@ def _dv_problems(d: dict[str, Any]) -> list[str]:
 
 def _row_lineage_problems(table_location: str) -> list[str]:
     """v3: each snapshot's first-row-id continues where its parent's rows ended, and the table's
-    next-row-id is past the last snapshot's rows (SPEC-NOTES §13)."""
+    next-row-id is past the last snapshot's rows (docs/format.md, 'Row lineage (v3)')."""
     metadata = inspect.load_table_metadata(table_location)
     problems = []
     previous_end = None

@@ -44,7 +44,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "b": ("BOOLEAN", "id % 3 = 0"),
     "bin": ("BINARY", "CAST(concat('b', CAST(id % 20000 AS STRING)) AS BINARY)"),
 }
-TOLERANCE = 0.031  # 2 RSE at lgK 12: the goal for all columns but one (BENCH.md W9)
+TOLERANCE = 0.031  # 2 RSE at lgK 12, all columns but one (W9; docs/benchmarks.md, 'Statistics')
 HARD_TOLERANCE = 0.047  # 3 RSE: no column may be further off
 
 

@@ -1,5 +1,6 @@
 """The commit protocol end to end: separate Spark applications appending to one table at once,
-and the commit.retry.* settings under a forced conflict (RELIABILITY.md R1, SPEC-NOTES.md §3).
+and the commit.retry.* settings under a forced conflict (docs/architecture.md, 'Commits and
+retries').
 
 Every check reads the table's files directly (json, fastavro, os), not through Floe's Java code.
 """
@@ -100,7 +101,7 @@ def test_concurrent_spark_applications_lose_no_append(
 ) -> None:
     name = "appends"
     table = f"floe.{namespace}.{name}"
-    # Iceberg's own concurrency-test retry settings (RELIABILITY.md §2.1).
+    # Iceberg's own concurrency-test retry settings (docs/architecture.md, 'Commits and retries').
     spark.sql(
         f"CREATE TABLE {table} (value BIGINT, writer INT) TBLPROPERTIES ("
         "'commit.retry.num-retries'='20', 'commit.retry.min-wait-ms'='10', "

@@ -2,7 +2,8 @@
 
 Each case must give a clear error that names the damaged file, through Spark SQL and through
 ``floe.inspect``, must never fall back silently to an older snapshot, and must change nothing on
-disk: reads write nothing, and a write that fails removes what it wrote (RELIABILITY.md §3 #34).
+disk: reads write nothing, and a write that fails removes what it wrote (docs/architecture.md,
+'Failures and clean-up').
 """
 
 from __future__ import annotations

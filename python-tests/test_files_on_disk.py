@@ -1,5 +1,5 @@
 """What Floe writes, checked byte by byte without Floe's Java code: Parquet through pyarrow,
-Avro through fastavro, metadata through json (SPEC-NOTES.md §1, §3, §4, §5, §6, §8)."""
+Avro through fastavro, metadata through json (docs/format.md, 'What Floe writes')."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def live_data_files(table: Path) -> list[dict[str, Any]]:
     return files
 
 
-# --- single-value serialization (SPEC-NOTES.md §6), written here from the spec ------------------
+# --- single-value serialization (docs/format.md, 'Single-value serialization'), from the spec --
 
 
 def decode_bound(type_: str, raw: bytes) -> Any:

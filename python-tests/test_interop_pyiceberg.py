@@ -6,8 +6,9 @@ overwrite, CTAS and RTAS) with the rows and schema Spark reads through Floe, and
 ``inspect`` tables agree with the metadata Floe wrote.
 
 pyiceberg -> Floe: a table pyiceberg creates and appends to (identity, bucket and day partitions)
-is published into the Hadoop layout (SPEC-NOTES.md P2.4); Floe reads it with the same rows, prunes
-files by its partitions, appends to it, and pyiceberg then sees every append.
+is published into the Hadoop layout (docs/format.md, 'Tables written by pyiceberg'); Floe reads it
+with the same rows, prunes files by its partitions, appends to it, and pyiceberg then sees every
+append.
 """
 
 from __future__ import annotations
@@ -370,8 +371,9 @@ def test_pyiceberg_inspects_rtas_of_partitioned_table(
 
 
 def _publish(metadata_location: str) -> int:
-    """Publish a pyiceberg commit into the Hadoop layout (SPEC-NOTES.md P2.4): hard-link its
-    ``NNNNN-<uuid>.metadata.json`` to the next ``v<N>.metadata.json`` (fails if that exists), then
+    """Publish a pyiceberg commit into the Hadoop layout (docs/format.md, 'Tables written by
+    pyiceberg'): hard-link its ``NNNNN-<uuid>.metadata.json`` to the next ``v<N>.metadata.json``
+    (fails if that exists), then
     point ``version-hint.text`` at N (bare number, written atomically, stale .crc removed)."""
     source = local_path(metadata_location)
     metadata_dir = source.parent

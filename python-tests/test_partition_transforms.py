@@ -104,7 +104,7 @@ def test_create_accepts_spark_and_iceberg_spellings_and_stores_spec_names(
     row = "(34, 'iceberg', TIMESTAMP'2017-12-01 10:12:55.038194', DATE'2017-11-16', 10.65)"
     spark.sql(f"INSERT INTO {plural} VALUES {row}")
     spark.sql(f"INSERT INTO {singular} VALUES {row}")
-    # spec vectors (SPEC-NOTES section 7); day values are dates
+    # spec vectors (docs/format.md, 'Partition transforms'); day values are dates
     assert _partitions(_location(warehouse, namespace, "plural")) == [
         {
             "id_bucket": 3,

@@ -1,9 +1,9 @@
 """The golden Puffin files Floe's Java writer produces (TestPuffinGoldenFiles checks it reproduces
 them byte for byte), read without a JVM: by floe.inspect and by pyiceberg.
 
-Layouts (SPEC-NOTES §10.2, §11.1): magic at both ends, the footer JSON, blob offsets, the three
-codecs, LZ4-compressed footers, and the deletion-vector framing (big-endian length and CRC-32
-around a little-endian portable 64-bit Roaring bitmap).
+Layouts (docs/format.md, 'Deletion vectors' and 'Puffin files'): magic at both ends, the footer
+JSON, blob offsets, the three codecs, LZ4-compressed footers, and the deletion-vector framing
+(big-endian length and CRC-32 around a little-endian portable 64-bit Roaring bitmap).
 """
 
 from __future__ import annotations

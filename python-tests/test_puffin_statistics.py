@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import ICEBERG_CATALOG, unique_name
+from conftest import ICEBERG_CATALOG, require_iceberg_runtime, unique_name
 
 import floe.inspect as inspect
 from floe.errors import FloeError
@@ -127,8 +127,8 @@ def _location(spark: SparkSession, table: str) -> Path:
 def _analyzed_table(
     spark: SparkSession, runtime: IcebergRuntime, writer: str, codec: str | None
 ) -> Analyzed:
-    if writer == "iceberg" and runtime.jar is None:
-        pytest.skip(f"Apache Iceberg Spark runtime unavailable: {runtime.problem}")
+    if writer == "iceberg":
+        require_iceberg_runtime(runtime)
     namespace = unique_name(f"puffin_stats_{writer}_{codec}")
     spark.sql(f"CREATE NAMESPACE floe.{namespace}")
     table = f"floe.{namespace}.t"

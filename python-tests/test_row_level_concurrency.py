@@ -1,5 +1,6 @@
-"""Row-level DELETE / UPDATE / MERGE racing other writers in one Spark session (RELIABILITY.md §3
-items 19-22, R2b): isolation levels, automatic retry, conflicts that must fail cleanly.
+"""Row-level DELETE / UPDATE / MERGE racing other writers in one Spark session
+(docs/architecture.md, 'Conflict validation and isolation'): isolation levels, automatic retry,
+conflicts that must fail cleanly.
 
 Interleavings are deterministic: a Python UDF ``gate`` inside the statement holds it after it
 planned its scan and before it commits, while the test commits something else; then the statement

@@ -2,9 +2,9 @@
 
 Format v3 tables get deletion vectors: all vectors of one commit in one Puffin file, at most one
 live vector per data file (a new delete merges the file's previous vector and position deletes
-and replaces them), each described by its manifest entry and Puffin footer as SPEC-NOTES §10.2
-requires. Format v2 tables get one Parquet position delete file per data file (in the data
-file's partition directory, rows sorted by position, full ``file_path`` bounds,
+and replaces them), each described by its manifest entry and Puffin footer (docs/format.md,
+'Deletion vectors'). Format v2 tables get one Parquet position delete file per data file (in the
+data file's partition directory, rows sorted by position, full ``file_path`` bounds,
 ``referenced_data_file`` set), replacing the file's previous ones. Snapshot operations and
 summaries count the delete files. Every check reads the files directly (floe.inspect, pyarrow),
 and pyiceberg reads the same rows.

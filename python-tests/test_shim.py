@@ -404,3 +404,12 @@ def test_cli_commands(jar: Path) -> None:
     assert "hive.server2.thrift.port=10001" in server
     assert "hive.server2.thrift.bind.host=localhost" in server
     assert not any(arg.startswith("spark.sql.defaultCatalog") for arg in server)
+
+
+def test_one_version_for_the_package_and_the_jar() -> None:
+    """floe.__version__ is the only place the version is set: the jar carries the same one."""
+    import zipfile
+
+    with zipfile.ZipFile(floe.jar_path()) as jar:
+        props = jar.read("io/floe/format/floe-version.properties").decode()
+    assert props.strip() == f"version={floe.__version__}"

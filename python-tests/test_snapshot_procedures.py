@@ -314,6 +314,8 @@ def test_register_table(spark: SparkSession, warehouse: Path, namespace: str, ta
         ).collect()
     assert f"floe.{namespace}.copy" in str(exists.value)
     missing = metadata_file.replace(".metadata.json", "-missing.metadata.json")
-    with pytest.raises(AnalysisException, match=r"(?i)cannot read metadata file") as unreadable:
+    with pytest.raises(
+        AnalysisException, match=r"the file does not exist or cannot be read"
+    ) as unreadable:
         spark.sql(f"CALL floe.system.register_table('{namespace}.other', '{missing}')").collect()
     assert f"floe.{namespace}.other" in str(unreadable.value) and missing in str(unreadable.value)

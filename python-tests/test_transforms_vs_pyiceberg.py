@@ -51,7 +51,8 @@ MIN_DAY, MAX_DAY = MIN_MICROS // MICROS_PER_DAY, MAX_MICROS // MICROS_PER_DAY
 # Characters of 1 to 4 UTF-8 bytes, surrogate pairs in UTF-16 (emoji, U+1D11E), a combining mark.
 ALPHABET = [*"abcxyzAZ09 _-é߸Ωж中文ﬁ", "😀", "🎉", "𝄞", "\u0301", "🇫🇷"]
 
-# Spec edge values (SPEC-NOTES section 7): vectors, the epoch and one unit either side of it.
+# Spec edge values (docs/format.md, 'Partition transforms'): vectors, the epoch and one unit
+# either side of it.
 INT_EDGES = [INT_MIN, INT_MAX, 0, 1, -1, 34, 9, 10, 11, -9, -10, -11]
 TRUNC_EDGES = [0, 1, 5, 9, 10, 11, -1, -5, -10, -11, 34]
 DAY_EDGES = [0, -1, 1, 17486, 17501, -365, -366, -730, 11016, 11017, MIN_DAY, MAX_DAY]

@@ -127,12 +127,31 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     try {
       return TableIdentifier.of(Arrays.asList(ident.namespace()), ident.name());
     } catch (CatalogException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
+      throw SparkExceptions.thrown(e.getMessage());
     }
   }
 
   private static RuntimeException asSparkError(CatalogException e) {
+    if (e.kind() == CatalogException.Kind.NAME_CONFLICT || e.kind() == CatalogException.Kind.INVALID_IDENTIFIER) {
+      return SparkExceptions.thrown(e.getMessage());
+    }
     return new IllegalArgumentException(e.getMessage(), e);
+  }
+
+  /** Before anything of a new table is written: the namespace exists, the name and folder are free. */
+  private void checkCanCreate(Identifier ident) throws TableAlreadyExistsException, NoSuchNamespaceException {
+    try {
+      catalog.checkCanCreateTable(toIdentifier(ident));
+    } catch (CatalogException e) {
+      switch (e.kind()) {
+        case TABLE_EXISTS:
+          throw SparkExceptions.tableExists(ident);
+        case NO_SUCH_NAMESPACE:
+          throw SparkExceptions.noSuchNamespace(ident.namespace());
+        default:
+          throw asSparkError(e);
+      }
+    }
   }
 
   // ---- tables ----
@@ -285,9 +304,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props)
       throws TableAlreadyExistsException, NoSuchNamespaceException {
     TableIdentifier id = toIdentifier(ident);
-    if (catalog.tableExists(id)) {
-      throw SparkExceptions.tableExists(ident);
-    }
+    checkCanCreate(ident);
     TableMetadata metadata = newMetadata(ident, columns, partitions, props, "create");
     try {
       return new FloeTable(this, catalog.createTable(id, metadata), null);
@@ -313,13 +330,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   @Override
   public StagedTable stageCreate(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props)
       throws TableAlreadyExistsException, NoSuchNamespaceException {
-    TableIdentifier id = toIdentifier(ident);
-    if (catalog.tableExists(id)) {
-      throw SparkExceptions.tableExists(ident);
-    }
-    if (!catalog.namespaceExists(id.namespace())) {
-      throw SparkExceptions.noSuchNamespace(ident.namespace());
-    }
+    checkCanCreate(ident);
     return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props, "create"),
         StagedFloeTable.Mode.CREATE);
   }
@@ -337,8 +348,12 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   @Override
   public StagedTable stageCreateOrReplace(Identifier ident, Column[] columns, Transform[] partitions,
       Map<String, String> props) throws NoSuchNamespaceException {
-    if (!catalog.namespaceExists(toIdentifier(ident).namespace())) {
-      throw SparkExceptions.noSuchNamespace(ident.namespace());
+    if (!catalog.tableExists(toIdentifier(ident))) {
+      try {
+        checkCanCreate(ident);
+      } catch (TableAlreadyExistsException e) {
+        // created concurrently: the staged commit replaces it
+      }
     }
     return new StagedFloeTable(this, ident, newMetadata(ident, columns, partitions, props, "create or replace"),
         StagedFloeTable.Mode.CREATE_OR_REPLACE);

@@ -39,6 +39,19 @@ public final class SparkExceptions {
     return new FloeAnalysisException(message);
   }
 
+  /**
+   * {@link #userError} thrown where only unchecked exceptions may be declared (catalog and
+   * procedure methods): Spark still sees the AnalysisException. Use as {@code throw thrown(...)}.
+   */
+  public static RuntimeException thrown(String message) {
+    return SparkExceptions.<RuntimeException>sneakyThrow(userError(message));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> RuntimeException sneakyThrow(Throwable e) throws E {
+    throw (E) e;
+  }
+
   public static RuntimeException unchecked(CatalogException e) {
     return new IllegalArgumentException(e.getMessage(), e);
   }

@@ -98,7 +98,7 @@ final class StagedFloeTable implements StagedTable, SupportsWrite {
             throw new IllegalStateException("Cannot replace table " + name() + ": it was dropped concurrently");
           }
           TableMetadata created = pending == null ? fresh : pending.apply(fresh);
-          catalog.formatCatalog().createTable(id, created);
+          catalog.formatCatalog().createStagedTable(id, created);
         } else {
           if (mode == Mode.CREATE) {
             throw new IllegalStateException("Cannot create table " + name() + ": it was created concurrently");

@@ -146,8 +146,7 @@ final class TableAlterations {
   }
 
   private static RuntimeException userError(FileSystemTableOperations ops, IllegalArgumentException e) {
-    return TableAlterations.<RuntimeException>sneakyThrow(
-        SparkExceptions.userError("Cannot alter table " + ops.tableName() + ": " + e.getMessage()));
+    return SparkExceptions.thrown("Cannot alter table " + ops.tableName() + ": " + e.getMessage());
   }
 
   private static void move(SchemaUpdate columns, List<String> path, TableChange.ColumnPosition position) {
@@ -181,11 +180,5 @@ final class TableAlterations {
           + ": Floe supports format versions up to 3");
     }
     return v;
-  }
-
-  /** Spark's AnalysisException is checked in Java's eyes; alterTable cannot declare it. */
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> RuntimeException sneakyThrow(Throwable e) throws E {
-    throw (E) e;
   }
 }

@@ -34,6 +34,32 @@ public final class CatalogErrors {
     return new CatalogException(CatalogException.Kind.TABLE_EXISTS, "Table " + ident + " already exists");
   }
 
+  /** A namespace cannot be created where a table is. */
+  public static CatalogException tableAtNamespaceFolder(List<String> namespace, String folder) {
+    return new CatalogException(CatalogException.Kind.NAME_CONFLICT,
+        "Cannot create namespace " + display(namespace) + ": table " + display(namespace)
+            + " exists with that name (folder " + folder + "), and a namespace and a table cannot share a"
+            + " folder. Choose another name, or drop the table first");
+  }
+
+  /** A table cannot be created in a folder that already exists (a namespace, or leftover files). */
+  public static CatalogException folderTaken(TableIdentifier ident, String folder, List<String> contents) {
+    boolean namespace = contents.isEmpty() || contents.contains(".namespace-properties.json")
+        || !contents.contains("data") && !contents.contains("metadata");
+    String message = namespace
+        ? "Cannot create table " + ident + ": namespace " + ident + " exists with that name (folder " + folder
+            + "), and a table and a namespace cannot share a folder. Choose another table name, or drop namespace "
+            + ident + " first"
+        : "Cannot create table " + ident + ": its folder " + folder + " already holds files of an earlier table"
+            + " or another tool (" + summary(contents) + "). Choose another table name, or move those files away";
+    return new CatalogException(CatalogException.Kind.NAME_CONFLICT, message);
+  }
+
+  private static String summary(List<String> contents) {
+    List<String> shown = contents.size() > 5 ? contents.subList(0, 5) : contents;
+    return String.join(", ", shown) + (contents.size() > 5 ? ", ... " + (contents.size() - 5) + " more" : "");
+  }
+
   public static CatalogException invalidIdentifier(String what, String value, String reason) {
     return new CatalogException(CatalogException.Kind.INVALID_IDENTIFIER,
         "Invalid " + what + " '" + printable(value) + "': " + reason);
@@ -76,7 +102,8 @@ public final class CatalogErrors {
   private static String printable(String s) {
     StringBuilder sb = new StringBuilder();
     for (char c : s.toCharArray()) {
-      if (Character.isISOControl(c)) {
+      if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+          || Character.isSurrogate(c) || Character.isSpaceChar(c) && c != ' ') {
         sb.append(String.format("\\u%04x", (int) c));
       } else {
         sb.append(c);

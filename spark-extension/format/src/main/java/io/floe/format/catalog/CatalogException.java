@@ -4,7 +4,10 @@ package io.floe.format.catalog;
 public final class CatalogException extends RuntimeException {
   public enum Kind {
     NO_SUCH_NAMESPACE, NAMESPACE_EXISTS, NAMESPACE_NOT_EMPTY, NO_SUCH_TABLE, TABLE_EXISTS, INVALID_IDENTIFIER,
-    UNSUPPORTED, RENAME_FAILED
+    /** a table and a namespace (or leftover files) would share a folder */
+    NAME_CONFLICT, UNSUPPORTED,
+    /** a rename failed and was undone (or, when it says so, could not be) */
+    RENAME_FAILED
   }
 
   private final Kind kind;

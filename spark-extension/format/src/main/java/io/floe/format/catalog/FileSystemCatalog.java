@@ -6,6 +6,7 @@ import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.MetadataFileCache;
 import io.floe.format.deletes.PositionDeleteRewriter;
 import io.floe.format.io.FileIO;
+import io.floe.format.io.Locations;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataParser;
 import io.floe.format.util.JsonUtil;
@@ -52,13 +53,29 @@ public final class FileSystemCatalog {
     return warehouse;
   }
 
+  /**
+   * The folder of a namespace: the one place where locations are built from names (tables use it
+   * too). Names are checked by {@link Identifiers}, locations are never percent-decoded, and the
+   * result is checked to lie inside the warehouse before anything is created or deleted there.
+   */
   public String namespaceLocation(List<String> namespace) {
     Identifiers.checkNamespace(namespace);
-    return namespace.isEmpty() ? warehouse : warehouse + "/" + String.join("/", namespace);
+    return namespace.isEmpty() ? warehouse : inside(warehouse + "/" + String.join("/", namespace), namespace);
   }
 
   public String tableLocation(TableIdentifier ident) {
-    return namespaceLocation(ident.namespace()) + "/" + ident.name();
+    Identifiers.checkPart("table name", ident.name());
+    List<String> parts = new ArrayList<>(ident.namespace());
+    parts.add(ident.name());
+    return inside(namespaceLocation(ident.namespace()) + "/" + ident.name(), parts);
+  }
+
+  private String inside(String location, List<String> parts) {
+    if (!Locations.isInside(warehouse, location)) {
+      throw CatalogErrors.invalidIdentifier("name", CatalogErrors.display(parts),
+          "its folder " + location + " would not lie inside the warehouse " + warehouse);
+    }
+    return location;
   }
 
   public FileSystemTableOperations newTableOps(TableIdentifier ident) {
@@ -140,6 +157,9 @@ public final class FileSystemCatalog {
     String dir = namespaceLocation(namespace);
     try {
       if (io.exists(dir)) {
+        if (isTableDir(dir)) {
+          throw CatalogErrors.tableAtNamespaceFolder(namespace, dir);
+        }
         throw CatalogErrors.namespaceExists(namespace);
       }
       List<String> parent = namespace.subList(0, namespace.size() - 1);
@@ -257,14 +277,82 @@ public final class FileSystemCatalog {
     return ops;
   }
 
-  /** Creates a table by publishing its first metadata version; fails if it exists. */
-  public FileSystemTableOperations createTable(TableIdentifier ident, TableMetadata metadata) {
+  /**
+   * Checks, before any file of a new table is written, that {@code ident} can become a table: its
+   * namespace exists, and its folder does not exist at all (a namespace of the same name, or
+   * anything else, lives there). A table and a namespace never share a folder, so DROP of one
+   * cannot remove the other.
+   */
+  public void checkCanCreateTable(TableIdentifier ident) {
     if (!namespaceExists(ident.namespace())) {
       throw CatalogErrors.noSuchNamespace(ident.namespace());
     }
     if (tableExists(ident)) {
       throw CatalogErrors.tableExists(ident);
     }
+    String dir = tableLocation(ident);
+    try {
+      if (io.exists(dir)) {
+        throw CatalogErrors.folderTaken(ident, dir, folderContents(dir));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check the folder of table " + ident, e);
+    }
+  }
+
+  /**
+   * Checks at commit time that the folder of new table {@code ident} holds at most what its own
+   * write put there ({@code data/}, {@code metadata/}): a namespace or other files that appeared
+   * since {@link #checkCanCreateTable} keep the table from being created.
+   */
+  private void checkFolderFreeForCreate(TableIdentifier ident) {
+    String dir = tableLocation(ident);
+    try {
+      if (!io.exists(dir)) {
+        return;
+      }
+      List<String> others = new ArrayList<>(folderContents(dir));
+      others.removeAll(List.of("data", "metadata"));
+      if (!others.isEmpty()) {
+        throw CatalogErrors.folderTaken(ident, dir, others);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check the folder of table " + ident, e);
+    }
+  }
+
+  private List<String> folderContents(String dir) throws IOException {
+    List<String> names = new ArrayList<>(io.listDirectoryNames(dir));
+    names.addAll(io.listFileNames(dir));
+    return names;
+  }
+
+  /**
+   * Creates a table by publishing its first metadata version; fails if it exists, or if its folder
+   * exists at all ({@link #checkCanCreateTable}).
+   */
+  public FileSystemTableOperations createTable(TableIdentifier ident, TableMetadata metadata) {
+    checkCanCreateTable(ident);
+    return publishFirstVersion(ident, metadata);
+  }
+
+  /**
+   * Creates a table whose files a staged statement (CTAS, CREATE OR REPLACE) already wrote into its
+   * folder after {@link #checkCanCreateTable} passed: the folder may hold {@code data/} and
+   * {@code metadata/}, nothing else.
+   */
+  public FileSystemTableOperations createStagedTable(TableIdentifier ident, TableMetadata metadata) {
+    if (!namespaceExists(ident.namespace())) {
+      throw CatalogErrors.noSuchNamespace(ident.namespace());
+    }
+    if (tableExists(ident)) {
+      throw CatalogErrors.tableExists(ident);
+    }
+    checkFolderFreeForCreate(ident);
+    return publishFirstVersion(ident, metadata);
+  }
+
+  private FileSystemTableOperations publishFirstVersion(TableIdentifier ident, TableMetadata metadata) {
     FileSystemTableOperations ops = newTableOps(ident);
     try {
       ops.commit(null, metadata);
@@ -284,18 +372,28 @@ public final class FileSystemCatalog {
    * table exists or the file cannot be read as table metadata.
    */
   public FileSystemTableOperations registerTable(TableIdentifier ident, String metadataFile) {
-    if (!namespaceExists(ident.namespace())) {
-      throw CatalogErrors.noSuchNamespace(ident.namespace());
+    checkCanCreateTable(ident);
+    checkMetadataFileName(ident, metadataFile);
+    boolean exists;
+    try {
+      exists = io.exists(metadataFile);
+    } catch (IOException e) {
+      exists = false;
     }
-    if (tableExists(ident)) {
-      throw CatalogErrors.tableExists(ident);
+    if (!exists) {
+      throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile
+          + ": the file does not exist or cannot be read");
     }
     TableMetadata metadata;
     try {
       metadata = TableMetadataParser.read(io, metadataFile);
-    } catch (RuntimeException e) {
+    } catch (UncheckedIOException e) {
+      throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile
+          + ": the file cannot be read (" + e.getClass().getSimpleName() + ")", e);
+    } catch (IllegalArgumentException e) {
+      // the parser's messages name the file and the problem, never the file's contents
       throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile + ": "
-          + e.getMessage() + " (pass the location of a readable *.metadata.json file)", e);
+          + e.getMessage() + " (pass the location of a table's metadata/*.metadata.json file)", e);
     }
     FileSystemTableOperations ops = newTableOps(ident);
     try {
@@ -307,8 +405,30 @@ public final class FileSystemCatalog {
   }
 
   /**
-   * Drops a table: removes its directory under the warehouse (metadata, and data stored there). With
-   * {@code purge}, also deletes every file the table's metadata references outside that directory.
+   * register_table takes only what a table's metadata file is named: {@code <location>/metadata/
+   * *.metadata.json} (gzipped ones too). Anything else is refused before it is opened, so the
+   * procedure cannot be used to read other files.
+   */
+  private static void checkMetadataFileName(TableIdentifier ident, String metadataFile) {
+    String path = metadataFile == null ? "" : metadataFile;
+    int slash = path.lastIndexOf('/');
+    String name = path.substring(slash + 1);
+    String parent = slash <= 0 ? "" : path.substring(0, slash);
+    String folder = parent.substring(parent.lastIndexOf('/') + 1);
+    boolean metadataName = name.endsWith(".metadata.json") || name.endsWith(".metadata.json.gz");
+    if (!metadataName || !folder.equals("metadata") || Locations.canonical(path) == null) {
+      throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile
+          + ": expected the location of a table's metadata file, <table location>/metadata/<name>.metadata.json"
+          + " (for example .../metadata/v3.metadata.json or .../metadata/00003-<uuid>.metadata.json)");
+    }
+  }
+
+  /**
+   * Drops a table: removes its own {@code metadata/} and {@code data/} folders under the warehouse,
+   * then its folder when nothing else is left in it; a folder that holds anything else (a namespace
+   * or table written there by an older Floe, files of other tools) keeps it, and so does a
+   * {@code data/} folder that holds another table or namespace. With {@code purge}, also deletes
+   * every file the table's metadata references below its location outside that folder.
    */
   public boolean dropTable(TableIdentifier ident, boolean purge) {
     if (!tableExists(ident)) {
@@ -324,10 +444,29 @@ public final class FileSystemCatalog {
     }
     metadataCache.invalidate(dir);
     try {
-      return io.deleteRecursively(dir);
+      deleteOwnFolder(dir + "/data");
+      boolean dropped = io.deleteRecursively(dir + "/metadata");
+      if (io.exists(dir) && folderContents(dir).isEmpty()) {
+        io.deleteRecursively(dir);
+      }
+      return dropped;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot drop table " + ident + " at " + dir, e);
     }
+  }
+
+  /** Deletes a table's {@code data/} folder unless another table or a namespace lives below it. */
+  private void deleteOwnFolder(String folder) throws IOException {
+    if (!io.exists(folder)) {
+      return;
+    }
+    for (io.floe.format.io.FileInfo file : io.listRecursively(folder)) {
+      String path = file.location();
+      if (path.endsWith(".metadata.json") || path.endsWith("/" + NAMESPACE_PROPERTIES)) {
+        return; // not only this table's: keep it rather than delete someone else's
+      }
+    }
+    io.deleteRecursively(folder);
   }
 
   /**

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -22,12 +21,27 @@ import java.util.stream.Stream;
 /** FileIO over the local file system; commits publish with a hard link, which fails if the name exists. */
 public final class LocalFileIO implements FileIO {
 
+  /**
+   * The local path of {@code location}: {@code file:///p}, {@code file://localhost/p}, {@code file:/p}
+   * or a plain path. Taken literally, like Hadoop's {@code Path}: nothing is percent-decoded, so
+   * {@code %2E%2E} is a folder named so, never {@code ..}.
+   */
   public static Path toPath(String location) {
-    if (location.startsWith("file:")) {
-      return Paths.get(URI.create(location.startsWith("file:///") || !location.startsWith("file://")
-          ? location : "file:///" + location.substring("file://".length())));
+    return Paths.get(localPath(location));
+  }
+
+  static String localPath(String location) {
+    if (!location.startsWith("file:")) {
+      return location;
     }
-    return Paths.get(location);
+    String rest = location.substring("file:".length());
+    if (rest.startsWith("//")) {
+      // file:///p and file://localhost/p; a lenient file://p (no authority meant) is /p as before
+      String afterSlashes = rest.substring(2);
+      rest = afterSlashes.startsWith("localhost/") ? afterSlashes.substring("localhost".length())
+          : afterSlashes.startsWith("/") ? afterSlashes : "/" + afterSlashes;
+    }
+    return rest;
   }
 
   @Override

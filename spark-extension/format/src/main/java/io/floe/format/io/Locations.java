@@ -1,12 +1,10 @@
 package io.floe.format.io;
 
-import java.net.URI;
-import java.net.URISyntaxException;
-
 /**
  * Comparing file locations safely before anything is deleted. {@code file:/x}, {@code file:///x}
  * and {@code /x} name the same local file; repeated slashes collapse; a location with a {@code .}
- * or {@code ..} segment, or one that cannot be parsed, is never inside anything.
+ * or {@code ..} segment, or one that cannot be parsed, is never inside anything. Locations are
+ * compared literally: {@code %2E} is not a dot.
  */
 public final class Locations {
   private Locations() {}
@@ -26,18 +24,17 @@ public final class Locations {
     int colon = location.indexOf(':');
     int slash = location.indexOf('/');
     if (colon > 0 && (slash < 0 || colon < slash)) {
-      try {
-        URI uri = new URI(location.replace(" ", "%20"));
-        scheme = uri.getScheme().toLowerCase(java.util.Locale.ROOT);
-        authority = uri.getRawAuthority();
-        path = uri.getRawPath();
-      } catch (URISyntaxException e) {
-        return null;
+      // taken literally, as Hadoop's Path and LocalFileIO take it: no percent-decoding
+      scheme = location.substring(0, colon).toLowerCase(java.util.Locale.ROOT);
+      String rest = location.substring(colon + 1);
+      if (rest.startsWith("//")) {
+        int end = rest.indexOf('/', 2);
+        authority = end < 0 ? rest.substring(2) : rest.substring(2, end);
+        path = end < 0 ? "/" : rest.substring(end);
+      } else {
+        authority = null;
+        path = rest;
       }
-      if (path == null) {
-        return null;
-      }
-      path = path.replace("%20", " ");
     } else {
       scheme = "file";
       authority = null;

@@ -20,7 +20,7 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Manifest lists (Avro record {@code manifest_file}): a snapshot's manifests. Writing assigns the
  * commit's sequence number to manifests written for it and, in v3, first row ids to data manifests
- * that lack one (SPEC-NOTES §13).
+ * that lack one (docs/format.md, 'Row lineage (v3)').
  */
 public final class ManifestLists {
   private ManifestLists() {}

@@ -224,7 +224,13 @@ public final class TableMetadataParser {
     try {
       node = MAPPER.readTree(json);
     } catch (IOException e) {
-      throw error(location, "invalid JSON: Cannot parse JSON: " + e.getMessage(), e);
+      // where, not what: the parser's message quotes the file's bytes, which may not be metadata at all
+      String where = e instanceof com.fasterxml.jackson.core.JsonProcessingException
+          && ((com.fasterxml.jackson.core.JsonProcessingException) e).getLocation() != null
+          ? " at line " + ((com.fasterxml.jackson.core.JsonProcessingException) e).getLocation().getLineNr()
+              + ", column " + ((com.fasterxml.jackson.core.JsonProcessingException) e).getLocation().getColumnNr()
+          : "";
+      throw error(location, "invalid JSON" + where + " (not a table metadata file, or a damaged one)", null);
     }
     if (node == null || !node.isObject()) {
       throw error(location, "not a JSON object", null);

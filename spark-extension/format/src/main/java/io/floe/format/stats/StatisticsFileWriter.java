@@ -31,7 +31,7 @@ import org.apache.datasketches.theta.Sketch;
 public final class StatisticsFileWriter {
   /** Table property: codec of statistics blobs, {@code zstd} (default), {@code lz4} or {@code none}. */
   public static final String CODEC_PROPERTY = "write.statistics.compression-codec";
-  public static final String CREATED_BY = "Floe 0.1.0";
+  public static final String CREATED_BY = io.floe.format.FloeVersion.createdBy();
 
   private StatisticsFileWriter() {}
 

@@ -51,7 +51,8 @@ public class TestFileSystemCatalog {
       before = s.count();
     }
     for (String bad : List.of("", ".", "..", "../escape", "a/b", "a\\b", "tab\there", "nul\u0000", ".hidden",
-        "file:x")) {
+        "file:x", "%2E%2E", "%2E%2E%2F%2E%2E%2Fescaped", "a%2Fb", "x%20y", "q?x", "h#x", "*", "rtl\u202eexe",
+        " lead", "trail ", "x".repeat(128) + "\u00e9".repeat(64))) {
       try {
         catalog.createNamespace(List.of(bad), Map.of());
         fail("namespace name must be rejected: " + bad);
@@ -152,5 +153,107 @@ public class TestFileSystemCatalog {
     long firstSnapshot = metadata.snapshots().get(0).snapshotId();
     assertEquals(1, TableScan.of(moved.io(), metadata).useSnapshot(metadata.snapshot(firstSnapshot))
         .planFiles().tasks().size());
+  }
+
+  @Test
+  public void unicodeLettersDigitsAndSpacesAreNames() throws Exception {
+    FileSystemCatalog catalog = catalog();
+    for (String good : List.of("caf\u00e9", "\u8868", "\u0928\u092e\u0938\u094d\u0924\u0947", "a b", "v1.2",
+        "$x-y_z", "\u00c5ngstr\u00f6m")) {
+      catalog.createNamespace(List.of(good), Map.of());
+      TableIdentifier t = TableIdentifier.of(List.of(good), good);
+      create(catalog, t);
+      assertTrue(good, catalog.tableExists(t));
+      assertTrue(good, Files.isDirectory(temp.getRoot().toPath().resolve(good).resolve(good).resolve("metadata")));
+      assertEquals(List.of(t), catalog.listTables(List.of(good)));
+    }
+  }
+
+  @Test
+  public void locationsAreNeverPercentDecoded() {
+    assertEquals("/w/db/%2E%2E", LocalFileIO.toPath("file:///w/db/%2E%2E").toString());
+    assertEquals("/w/a b", LocalFileIO.toPath("file:/w/a b").toString());
+    assertTrue(io.floe.format.io.Locations.isInside("file:///w/db", "file:///w/db/%2E%2E/x"));
+    assertFalse(io.floe.format.io.Locations.isInside("file:///w/db", "file:///w/db/../x"));
+  }
+
+  @Test
+  public void aTableCannotTakeTheFolderOfANamespaceNorTheReverse() {
+    FileSystemCatalog catalog = catalog();
+    catalog.createNamespace(List.of("db"), Map.of());
+    catalog.createNamespace(List.of("db", "sub"), Map.of());
+    TableIdentifier keep = TableIdentifier.of(List.of("db", "sub"), "keep");
+    create(catalog, keep);
+    TableIdentifier clash = TableIdentifier.of(List.of("db"), "sub");
+    try {
+      create(catalog, clash);
+      fail("a table over a namespace must be refused");
+    } catch (CatalogException e) {
+      assertEquals(CatalogException.Kind.NAME_CONFLICT, e.kind());
+      assertTrue(e.getMessage(), e.getMessage().contains("namespace db.sub"));
+    }
+    catalog.createNamespace(List.of("ns2"), Map.of());
+    try {
+      create(catalog, TableIdentifier.of(List.of(), "ns2"));
+      fail("a table over a namespace at the root must be refused");
+    } catch (CatalogException e) {
+      assertEquals(CatalogException.Kind.NAME_CONFLICT, e.kind());
+    }
+    TableIdentifier t = TableIdentifier.of(List.of("db"), "t");
+    create(catalog, t);
+    try {
+      catalog.createNamespace(List.of("db", "t"), Map.of());
+      fail("a namespace over a table must be refused");
+    } catch (CatalogException e) {
+      assertEquals(CatalogException.Kind.NAME_CONFLICT, e.kind());
+      assertTrue(e.getMessage(), e.getMessage().contains("table db.t"));
+    }
+    assertTrue(catalog.tableExists(keep));
+    assertEquals(List.of(List.of("db", "sub")), catalog.listNamespaces(List.of("db")));
+  }
+
+  @Test
+  public void dropTableDeletesOnlyItsOwnFolders() throws Exception {
+    // a table and a namespace sharing a folder, as older versions allowed: DROP keeps the namespace
+    FileSystemCatalog catalog = catalog();
+    catalog.createNamespace(List.of("db"), Map.of());
+    catalog.createNamespace(List.of("db", "sub"), Map.of());
+    TableIdentifier keep = TableIdentifier.of(List.of("db", "sub"), "keep");
+    create(catalog, keep);
+    TableIdentifier shared = TableIdentifier.of(List.of("db"), "sub");
+    FileSystemTableOperations ops = catalog.newTableOps(shared);
+    ops.commit(null, TableMetadata.newTableMetadata(SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(),
+        catalog.tableLocation(shared), Map.of(), 2));
+    Path dataFile = Files.createDirectories(temp.getRoot().toPath().resolve("db/sub/data")).resolve("f.parquet");
+    Files.writeString(dataFile, "x");
+    assertTrue(catalog.dropTable(shared, true));
+    assertTrue("the namespace's table survives", catalog.tableExists(keep));
+    assertFalse(Files.exists(dataFile));
+    assertFalse(Files.exists(temp.getRoot().toPath().resolve("db/sub/metadata")));
+    // a plain table's folder goes entirely
+    TableIdentifier t = TableIdentifier.of(List.of("db"), "t");
+    create(catalog, t);
+    assertTrue(catalog.dropTable(t, false));
+    assertFalse(Files.exists(temp.getRoot().toPath().resolve("db/t")));
+  }
+
+  @Test
+  public void registerTableTakesOnlyMetadataFilesAndNeverEchoesContents() throws Exception {
+    FileSystemCatalog catalog = catalog();
+    catalog.createNamespace(List.of("j"), Map.of());
+    Path secret = temp.newFile("hostname").toPath();
+    Files.writeString(secret, "vm-secret-contents");
+    Path fake = Files.createDirectories(temp.getRoot().toPath().resolve("x/metadata")).resolve("v1.metadata.json");
+    Files.writeString(fake, "vm-secret-contents");
+    for (String file : List.of("file:" + secret, "/etc/hostname", "file:" + fake)) {
+      try {
+        catalog.registerTable(TableIdentifier.of(List.of("j"), "x"), file);
+        fail("must be refused: " + file);
+      } catch (IllegalArgumentException e) {
+        assertFalse(e.getMessage(), e.getMessage().contains("secret"));
+        assertTrue(e.getMessage(), e.getMessage().contains("metadata"));
+      }
+    }
+    assertFalse(catalog.tableExists(TableIdentifier.of(List.of("j"), "x")));
   }
 }

@@ -23,7 +23,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** The deletion-vector-v1 blob layout of the spec (SPEC-NOTES §10.2): bytes, round trips, corruption. */
+/** The deletion-vector-v1 blob layout (docs/format.md, 'Deletion vectors'): bytes, round trips, corruption. */
 public class TestDeletionVector {
   @Rule
   public TemporaryFolder temp = new TemporaryFolder();

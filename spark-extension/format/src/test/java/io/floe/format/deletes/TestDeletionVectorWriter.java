@@ -24,7 +24,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** Many deletion vectors in one Puffin file, described as the manifest entries SPEC-NOTES §10.2 requires. */
+/** Many deletion vectors in one Puffin file, with the manifest entries of docs/format.md, 'Deletion vectors'. */
 public class TestDeletionVectorWriter {
   @Rule
   public TemporaryFolder temp = new TemporaryFolder();

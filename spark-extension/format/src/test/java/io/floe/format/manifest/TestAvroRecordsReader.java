@@ -91,7 +91,7 @@ public class TestAvroRecordsReader {
           }
         }
       }
-      AvroRecords avro = AvroRecords.read(ManifestFixtures.IO.newInputFile(file.toURI().toString()), "manifest");
+      AvroRecords avro = AvroRecords.read(ManifestFixtures.IO.newInputFile("file:" + file.getAbsolutePath()), "manifest");
       assertEquals(codec.toString(), "2", avro.metadata("format-version"));
       assertEquals(codec.toString(), 1000, avro.records().size());
       GenericRecord last = avro.records().get(999);

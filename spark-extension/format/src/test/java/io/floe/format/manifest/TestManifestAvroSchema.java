@@ -19,7 +19,10 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** The written Avro schemas carry the annotations pyiceberg and Java require (SPEC-NOTES §4, §5). */
+/**
+ * The written Avro schemas carry the annotations pyiceberg and Java require (docs/format.md, 'Manifests and
+ * manifest lists').
+ */
 public class TestManifestAvroSchema {
   @Rule
   public TemporaryFolder temp = new TemporaryFolder();

@@ -84,7 +84,10 @@ public class TestManifestLists {
     }
   }
 
-  /** SPEC-NOTES §13: next-row-id 1000; added1 (100, 25) -> 1000, added2 (0, 100) -> 1125, added3 (125, 25) -> 1225. */
+  /**
+   * docs/format.md, 'Row lineage (v3)': next-row-id 1000; added1 (100, 25) -> 1000, added2 (0, 100) -> 1125,
+   * added3 (125, 25) -> 1225.
+   */
   @Test
   public void v3AssignsFirstRowIdsLikeTheSpecExample() throws Exception {
     PartitionSpec spec = PartitionSpec.unpartitioned();

@@ -21,7 +21,7 @@ import java.util.HexFormat;
 import java.util.UUID;
 import org.junit.Test;
 
-/** The bucket transform against every vector of SPEC-NOTES section 7.1 (spec Appendix B). */
+/** The bucket transform against every vector of docs/format.md, 'Bucket' (spec Appendix B). */
 public class TestBucket {
   private static final Transform BUCKET_16 = Transforms.bucket(16);
 

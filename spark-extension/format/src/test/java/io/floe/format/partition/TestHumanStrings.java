@@ -11,7 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import org.junit.Test;
 
-/** Human (partition path) forms of values and time-transform ordinals (SPEC-NOTES section 7.4). */
+/** Human (partition path) forms of values and time-transform ordinals (docs/format.md, 'Partition paths'). */
 public class TestHumanStrings {
 
   private static long micros(String isoLocal) {

@@ -14,7 +14,7 @@ import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import org.junit.Test;
 
-/** year, month, day and hour against the vectors of SPEC-NOTES section 7.3 (floor semantics). */
+/** year, month, day and hour against the vectors of docs/format.md, 'Time transforms' (floor semantics). */
 public class TestTimeTransforms {
   private static final Transform YEAR = TimeTransforms.year();
   private static final Transform MONTH = TimeTransforms.month();

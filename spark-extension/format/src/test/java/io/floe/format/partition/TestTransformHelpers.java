@@ -18,7 +18,7 @@ import java.util.UUID;
 import org.junit.Test;
 
 /**
- * The rest of SPEC-NOTES section 7: identity and void (7.3), URL-escaped partition paths (7.4),
+ * The rest of docs/format.md, 'Partition transforms': identity and void, URL-escaped partition paths,
  * parsing every transform name; and the typed static helpers that Floe's SQL functions call agree
  * with the transforms' {@code apply} on random values (one implementation, two entry points).
  */

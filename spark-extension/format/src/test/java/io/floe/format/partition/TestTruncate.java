@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import org.junit.Test;
 
-/** The truncate transform against the vectors of SPEC-NOTES section 7.2. */
+/** The truncate transform against the vectors of docs/format.md, 'Truncate'. */
 public class TestTruncate {
 
   private static ByteBuffer hex(String hex) {

@@ -20,7 +20,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** Puffin files (SPEC-NOTES §11.1): round trips with each codec, footer arithmetic, corruption. */
+/** Puffin files (docs/format.md, 'Puffin files'): round trips with each codec, footer arithmetic, corruption. */
 public class TestPuffin {
   private static final LocalFileIO IO = new LocalFileIO();
 

@@ -20,7 +20,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.Test;
 
-/** Which delete files apply to a data file (SPEC-NOTES §9.2), by sequence number, path and partition. */
+/**
+ * Which delete files apply to a data file (docs/format.md, 'Sequence numbers and which deletes apply'),
+ * by sequence number, path and partition.
+ */
 public class TestDeleteFileIndex {
   private static final Schema SCHEMA = new Schema(List.of(
       Types.NestedField.required(1, "id", Types.LongType.get()),

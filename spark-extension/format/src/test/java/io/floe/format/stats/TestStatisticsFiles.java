@@ -26,7 +26,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** Statistics Puffin files (SPEC-NOTES §11.2, §11.3): layout, codecs, estimates, reading back. */
+/** Statistics Puffin files (docs/format.md, 'Table statistics'): layout, codecs, estimates, reading back. */
 public class TestStatisticsFiles {
   private static final LocalFileIO IO = new LocalFileIO();
   private static final Snapshot SNAPSHOT = Snapshot.builder().snapshotId(1234L).sequenceNumber(5L)

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.Test;
 
-/** Single-value serialization vectors (spec Appendix D, SPEC-NOTES section 6). */
+/** Single-value serialization vectors (spec Appendix D, docs/format.md, 'Single-value serialization'). */
 public class TestConversions {
   private static final UUID UUID_VALUE = UUID.fromString("f79c3e09-677c-4bbd-a479-3f349cb785e7");
 

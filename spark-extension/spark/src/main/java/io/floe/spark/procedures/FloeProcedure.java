@@ -259,11 +259,6 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
 
   /** A user error as Spark's AnalysisException (checked in Java's eyes, so thrown without declaring it). */
   static RuntimeException userError(String message) {
-    return FloeProcedure.<RuntimeException>sneakyThrow(SparkExceptions.userError(message));
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> RuntimeException sneakyThrow(Throwable e) throws E {
-    throw (E) e;
+    return SparkExceptions.thrown(message);
   }
 }

@@ -6,7 +6,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A pause point between a rewrite's writes and its commit, for tests of concurrent commits: after
  * {@link #hold()}, the next rewrite_data_files stops there ({@link #reached()} turns true) until
- * {@link #release()} (or two minutes pass). Unarmed, it costs nothing.
+ * {@link #release()} (or two minutes pass). Unarmed, it costs nothing. A test hook: it can be
+ * armed only in a JVM started with {@code -Dfloe.test-hooks=true} (python-tests/conftest.py).
  */
 public final class RewriteCommitGate {
   private static volatile CountDownLatch gate = null;
@@ -15,6 +16,9 @@ public final class RewriteCommitGate {
   private RewriteCommitGate() {}
 
   public static synchronized void hold() {
+    if (!Boolean.getBoolean("floe.test-hooks")) {
+      throw new IllegalStateException("RewriteCommitGate is a test hook: start the JVM with -Dfloe.test-hooks=true");
+    }
     gate = new CountDownLatch(1);
     reached = false;
   }

@@ -22,8 +22,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * Reads a v2 position delete file (Parquet, columns {@code file_path} id 2147483546 and
  * {@code pos} id 2147483545, matched by id, or by name in files without ids) with Spark's
  * vectorized reader, and keeps the positions whose {@code file_path} is exactly a data file's
- * location: paths are compared as strings, never normalized (SPEC-NOTES §3.1). One read serves
- * every data file of a task that the delete file covers.
+ * location: paths are compared as strings, never normalized (docs/format.md, 'Paths are compared as
+ * strings'). One read serves every data file of a task that the delete file covers.
  */
 final class PositionDeleteFileReader {
   static final int FILE_PATH_ID = 2147483546;

@@ -5,17 +5,22 @@ import io.floe.format.scan.ScanPlan;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The pruning counts of the last scan planned for each table in this JVM: how many manifests and
- * data files were considered and how many were read. Tests read them through
- * {@code FloeScanReports.last(tableName)} to assert pruning without timing anything.
+ * A test hook: the pruning counts of the last scan planned for each table in this JVM (how many
+ * manifests and data files were considered and how many were read), so that tests assert pruning
+ * without timing anything. Recorded only in a JVM started with {@code -Dfloe.test-hooks=true}
+ * (python-tests/conftest.py sets it); elsewhere nothing is kept. Users see the same counts as the
+ * scan's metrics in Spark's UI ({@link FloeScanMetrics}).
  */
 public final class ScanReports {
+  static final boolean ENABLED = Boolean.getBoolean("floe.test-hooks");
   private static final ConcurrentHashMap<String, ScanMetrics> LAST = new ConcurrentHashMap<>();
 
   private ScanReports() {}
 
   static void record(String table, ScanPlan plan) {
-    LAST.put(table, plan.metrics());
+    if (ENABLED) {
+      LAST.put(table, plan.metrics());
+    }
   }
 
   /** The metrics of the last planned scan of {@code table} (catalog.namespace.name), or null. */

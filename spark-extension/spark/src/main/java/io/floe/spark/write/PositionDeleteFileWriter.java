@@ -23,9 +23,10 @@ import org.apache.spark.unsafe.types.UTF8String;
 /**
  * Writes a format-v2 position delete file for one data file: Parquet rows ({@code file_path},
  * {@code pos}) sorted by position, all with the data file's path, and describes it as the manifest
- * entry the spec asks for (SPEC-NOTES §10.1): content POSITION_DELETES, the data file's spec and
- * partition, {@code referenced_data_file} set, and full (untruncated) bounds on both columns,
- * so that readers which find the data file by the {@code file_path} bounds see the exact path.
+ * entry the spec asks for (docs/format.md, 'Position delete files'): content POSITION_DELETES, the
+ * data file's spec and partition, {@code referenced_data_file} set, and full (untruncated) bounds on
+ * both columns, so that readers which find the data file by the {@code file_path} bounds see the
+ * exact path.
  */
 final class PositionDeleteFileWriter {
   static final int POS_ID = 2147483545;

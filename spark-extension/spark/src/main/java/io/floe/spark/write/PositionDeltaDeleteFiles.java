@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.FloeVersion;
 import io.floe.format.deletes.DeletionVectorWriter;
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.format.io.FileIO;
@@ -90,7 +91,7 @@ final class PositionDeltaDeleteFiles {
     if (vectors) {
       String location = dataLocation + "/dv-" + operationId + "-00001.puffin";
       written.add(location);
-      try (DeletionVectorWriter dvs = new DeletionVectorWriter(io.newOutputFile(location), "Floe")) {
+      try (DeletionVectorWriter dvs = new DeletionVectorWriter(io.newOutputFile(location), FloeVersion.createdBy())) {
         for (String path : paths) {
           FileScanTask task = tasks.get(path);
           dvs.add(task.file(), task.spec(), deleted.get(path));

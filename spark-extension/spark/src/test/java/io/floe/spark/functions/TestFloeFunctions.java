@@ -32,7 +32,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.Test;
 
 /**
- * Floe's SQL functions against the spec's vectors (SPEC-NOTES section 7), through both entry
+ * Floe's SQL functions against the spec's vectors (docs/format.md, 'Partition transforms'), through both entry
  * points Spark uses: {@code produceResult(InternalRow)} and the static {@code invoke} method that
  * code generation calls, whose signature must be the one Spark looks for.
  */

@@ -19,7 +19,7 @@ import org.junit.Test;
 
 /**
  * Partition tuples of rows: source columns inside structs (a null struct gives null), and uuid
- * columns, which Spark holds as strings but the spec buckets as 16 bytes (SPEC-NOTES 7.1).
+ * columns, which Spark holds as strings but the spec buckets as 16 bytes (docs/format.md, 'Bucket').
  */
 public class TestPartitionKeys {
   private static final String UUID_TEXT = "f79c3e09-677c-4bbd-a479-3f349cb785e7";
