@@ -501,3 +501,32 @@ def test_rename_through_hadoop_file_io(
     assert _arrow_rows(inspect.read_table(location)) == current
     for sid, rows in history.items():
         assert _rows(spark, f"{SELECT.format(new)} VERSION AS OF {sid}") == rows
+
+
+def test_rename_of_a_table_with_its_data_elsewhere_writes_nothing_there(
+    spark: SparkSession, iceberg: str, namespace: str, warehouse: Path, tmp_path: Path
+) -> None:
+    """A table created with LOCATION keeps its data and delete files where they are: only its
+    metadata folder in the warehouse moves, and nothing is rewritten or added outside it."""
+    external = tmp_path / "external"
+    old = f"floe.{namespace}.t"
+    spark.sql(
+        f"CREATE TABLE {old} ({COLUMNS}) USING floe LOCATION '{external}' TBLPROPERTIES "
+        "('format-version'='2', 'write.delete.mode'='merge-on-read')"
+    )
+    spark.sql(f"INSERT INTO {old} {ROWS_OF.format(0, 100)}")
+    spark.sql(f"DELETE FROM {old} WHERE id < 10")
+    outside = sorted(p for p in external.rglob("*") if p.is_file())
+    current = _rows(spark, SELECT.format(old))
+    history = _history(spark, old, _uri(warehouse, namespace, "t"))
+
+    spark.sql(f"ALTER TABLE {old} RENAME TO {namespace}.renamed")
+    location = _uri(warehouse, namespace, "renamed")
+    assert sorted(p for p in external.rglob("*") if p.is_file()) == outside
+    assert local_path(inspect.load_table_metadata(location)["location"]) == external
+    new = f"floe.{namespace}.renamed"
+    assert _rows(spark, SELECT.format(new)) == current
+    assert _arrow_rows(inspect.read_table(location)) == current
+    for sid, rows in history.items():
+        assert _rows(spark, f"{SELECT.format(new)} VERSION AS OF {sid}") == rows
+    assert _rows(spark, SELECT.format(f"{iceberg}.{namespace}.renamed")) == current
