@@ -118,3 +118,27 @@ def python_callbacks(spark: SparkSession) -> Iterator[None]:
         yield
     finally:
         parameters.propagate_java_exceptions = previous
+
+
+def create_v1_table(
+    spark: SparkSession, warehouse: Path, namespace: str, model: str, name: str
+) -> None:
+    """Create ``namespace.name`` as a format v1 table (as another engine would) with the schema,
+    spec and sort order of the existing table ``namespace.model``: Floe itself creates v2 and v3."""
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    fmt = jvm.io.floe.format
+    base = table_ops(spark, warehouse, namespace, model).current()
+    catalog = fmt.catalog.FileSystemCatalog(
+        fmt.io.LocalFileIO(), floe.warehouse_uri(str(warehouse))
+    )
+    ident = fmt.catalog.TableIdentifier.of(jvm.java.util.List.of(namespace), name)
+    v1 = fmt.metadata.TableMetadata.newTableMetadata(
+        base.schema(),
+        base.spec(),
+        base.sortOrder(),
+        catalog.tableLocation(ident),
+        jvm.java.util.HashMap(),
+        1,
+    )
+    catalog.createTable(ident, v1)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from jvm_tables import create_v1_table
 
 import floe
 from floe import inspect
@@ -274,7 +275,8 @@ def test_procedures_called_directly(spark: SparkSession, namespace: str, warehou
 def test_v1_drop_keeps_a_void_field(spark: SparkSession, namespace: str, warehouse: Path) -> None:
     table = f"floe.{namespace}.v1"
     location = _location(warehouse, namespace, "v1")
-    _create(spark, table, "category", version=1)
+    _create(spark, f"floe.{namespace}.model", "category")
+    create_v1_table(spark, warehouse, namespace, "model", "v1")  # Floe creates v2 and v3 only
     ids = _source_ids(location)
 
     spark.sql(f"ALTER TABLE {table} ADD PARTITION FIELD bucket(8, id)")
@@ -420,3 +422,88 @@ def test_unknown_table_non_floe_catalog_and_bad_call_arguments(
         )
     with pytest.raises(AnalysisException, match="argument field is required"):
         spark.sql(f"CALL floe.system.drop_partition_field('{namespace}.t', '')")
+
+
+# --- dynamic INSERT OVERWRITE after an evolution: old-spec files are replaced by their rows ------
+
+REWRITE_ALL = "options => map('rewrite-all', 'true')"
+OLD_ROWS = [(1, "a", _ts(1, 1)), (2, "b", _ts(1, 2)), (3, "a", _ts(2, 3))]
+
+
+def _evolved(spark: SparkSession, table: str, rewrite: bool) -> None:
+    """``table`` partitioned by category with OLD_ROWS (one file per category), then evolved to
+    (category, days(ts)); with ``rewrite``, its files are first rewritten into the new spec."""
+    _create(spark, table, "category")
+    _insert(spark, table, OLD_ROWS)
+    spark.sql(f"ALTER TABLE {table} ADD PARTITION FIELD days(ts)")
+    if rewrite:
+        name = table.split(".", 1)[1]
+        spark.sql(f"CALL floe.system.rewrite_data_files(table => '{name}', {REWRITE_ALL})")
+
+
+def _overwrite_partitions(
+    spark: SparkSession, table: str, rows: list[tuple[int, str, dt.datetime]]
+) -> None:
+    df = spark.createDataFrame(rows, "id BIGINT, category STRING, ts TIMESTAMP")
+    df.writeTo(table).overwritePartitions()
+
+
+@pytest.mark.parametrize("rewrite", [False, True], ids=["old-spec-files", "rewritten-first"])
+def test_dynamic_overwrite_replaces_old_spec_rows_whatever_the_layout(
+    spark: SparkSession, namespace: str, warehouse: Path, rewrite: bool
+) -> None:
+    """(b, day 1) is overwritten: the old-spec file of category b holds only rows of that
+    partition, so it goes, as the same rows would if a rewrite had moved them into the new spec.
+    The old file of category a (days 1 and 2) holds no row of (b, day 1) and (c, day 3): kept."""
+    table = f"floe.{namespace}.t"
+    _evolved(spark, table, rewrite)
+    new = [(20, "b", _ts(1, 5)), (30, "c", _ts(3, 1))]
+    _overwrite_partitions(spark, table, new)
+    assert _everything(spark, table) == _expected([OLD_ROWS[0], OLD_ROWS[2], *new])
+    if not rewrite:
+        files = _files_by_spec(_location(warehouse, namespace, "t"))
+        assert len(files[0]) == 1  # category a's old file is kept, b's is gone
+
+
+@pytest.mark.parametrize("rewrite", [False, True], ids=["old-spec-files", "rewritten-first"])
+def test_dynamic_overwrite_of_a_partition_sharing_an_old_file_is_refused_or_exact(
+    spark: SparkSession, namespace: str, warehouse: Path, rewrite: bool
+) -> None:
+    """(a, day 1) is overwritten: the old file of category a also holds a row of (a, day 2). It
+    cannot be replaced whole, so the statement fails naming both specs and commits nothing; once
+    the files are rewritten into the new spec, the same statement replaces exactly (a, day 1)."""
+    table = f"floe.{namespace}.t"
+    _evolved(spark, table, rewrite)
+    location = _location(warehouse, namespace, "t")
+    before = inspect.load_table_metadata(location)["current-snapshot-id"]
+    new = [(10, "a", _ts(1, 7))]
+    if rewrite:
+        _overwrite_partitions(spark, table, new)
+        assert _everything(spark, table) == _expected([OLD_ROWS[1], OLD_ROWS[2], *new])
+        return
+    with pytest.raises(Exception) as error:
+        _overwrite_partitions(spark, table, new)
+    message = str(error.value)
+    assert f"Cannot overwrite partitions of table {namespace}.t dynamically" in message
+    assert "partition spec 0 (category)" in message
+    assert "current spec 1 (category, day(ts))" in message
+    assert "rewrite_data_files" in message
+    assert inspect.load_table_metadata(location)["current-snapshot-id"] == before
+    assert _everything(spark, table) == _expected(OLD_ROWS)
+    spark.sql(f"CALL floe.system.rewrite_data_files(table => '{namespace}.t', {REWRITE_ALL})")
+    _overwrite_partitions(spark, table, new)
+    assert _everything(spark, table) == _expected([OLD_ROWS[1], OLD_ROWS[2], *new])
+
+
+def test_dynamic_overwrite_after_dropping_a_field_replaces_old_files_it_covers(
+    spark: SparkSession, namespace: str, warehouse: Path
+) -> None:
+    """From (category, days(ts)) to (category): an old file's category decides, so overwriting
+    category a replaces both old day files of a, and keeps b."""
+    table = f"floe.{namespace}.t"
+    _create(spark, table, "category, days(ts)")
+    _insert(spark, table, OLD_ROWS)
+    spark.sql(f"ALTER TABLE {table} DROP PARTITION FIELD ts_day")
+    new = [(10, "a", _ts(5, 1))]
+    _overwrite_partitions(spark, table, new)
+    assert _everything(spark, table) == _expected([OLD_ROWS[1], *new])

@@ -107,7 +107,7 @@ def test_every_spark_type_is_stored_as_its_iceberg_type(
           c_boolean BOOLEAN, c_tinyint TINYINT, c_smallint SMALLINT, c_int INT, c_bigint BIGINT,
           c_float FLOAT, c_double DOUBLE, c_decimal DECIMAL(38, 9), c_date DATE,
           c_timestamp TIMESTAMP, c_timestamp_ntz TIMESTAMP_NTZ, c_string STRING,
-          c_varchar VARCHAR(5), c_binary BINARY,
+          c_binary BINARY,
           c_struct STRUCT<a: INT, b: STRUCT<c: STRING>>,
           c_array ARRAY<BIGINT>,
           c_map MAP<STRING, ARRAY<DATE>>)"""
@@ -127,7 +127,6 @@ def test_every_spark_type_is_stored_as_its_iceberg_type(
         "c_timestamp": "timestamptz",
         "c_timestamp_ntz": "timestamp",
         "c_string": "string",
-        "c_varchar": "string",
         "c_binary": "binary",
     }
     assert {name: fields[name]["type"] for name in expected} == expected
@@ -240,10 +239,10 @@ def test_tblproperties_are_stored_and_reserved_ones_are_not(
     spark.sql(
         f"""CREATE TABLE {t} (id BIGINT) USING floe
         TBLPROPERTIES ('owner.team' = 'sales', 'write.target-file-size-bytes' = '1048576',
-                       'format-version' = '1')"""
+                       'format-version' = '2')"""
     )
     metadata = inspect.load_table_metadata(str(location))
-    assert metadata["format-version"] == 1
+    assert metadata["format-version"] == 2
     assert metadata["properties"]["owner.team"] == "sales"
     assert metadata["properties"]["write.target-file-size-bytes"] == "1048576"
     for reserved in ("format-version", "provider", "location", "current-snapshot-id", "format"):
@@ -252,7 +251,7 @@ def test_tblproperties_are_stored_and_reserved_ones_are_not(
     assert show_tblproperties(spark, t) == {
         "owner.team": "sales",
         "write.target-file-size-bytes": "1048576",
-        "format-version": "1",
+        "format-version": "2",
         "format": "iceberg/parquet",
         "current-snapshot-id": "none",
     }
@@ -264,9 +263,9 @@ def test_tblproperties_are_stored_and_reserved_ones_are_not(
     assert properties["ttl"] == "30"
     assert "write.target-file-size-bytes" not in properties
 
-    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('format-version' = '2')")
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('format-version' = '3')")
     metadata = inspect.load_table_metadata(str(location))
-    assert metadata["format-version"] == 2
+    assert metadata["format-version"] == 3
     assert "format-version" not in metadata["properties"]
 
     spark.sql(f"INSERT INTO {t} VALUES (1)")
@@ -621,7 +620,7 @@ def test_errors_name_the_table_column_or_value(spark: SparkSession, namespace: s
         (f"CREATE TABLE {t} (id INT, ts TIMESTAMP) PARTITIONED BY (nope(ts))", [t, "nope(ts)"]),
         (f"CREATE TABLE {t} (id INT) TBLPROPERTIES ('format-version' = 'x')", [t, "'x'"]),
         (f"CREATE TABLE {t} (id INT) TBLPROPERTIES ('format-version' = '9')", [t, "9"]),
-        (f"CREATE TABLE {t} (id INT) USING parquet", [t, "parquet"]),
+        (f"CREATE TABLE {t} (id INT) USING orc", [t, "orc", 'format("floe")']),
         (f"CREATE TABLE {CATALOG}.{namespace}.`a/b` (id INT)", ["a/b"]),
         (f"CREATE TABLE {CATALOG}.{namespace}.`..` (id INT)", ["'..'"]),
     ]

@@ -5,7 +5,8 @@ Checked here: each form reads the rows of the snapshot it names (snapshot ids re
 metadata file with the pure-Python ``floe.inspect``); a branch's head is read through the option and
 through ``VERSION AS OF 'branch'``; setting two options is an error; an unknown snapshot id lists
 the table's snapshots with their commit times and refs; a time before the first snapshot gives the
-first snapshot's time; a time-travelling table refuses writes.
+first snapshot's time; a time whose snapshot has expired names that snapshot; a time-travelling
+table refuses writes.
 """
 
 from __future__ import annotations
@@ -142,6 +143,40 @@ def test_time_before_the_first_snapshot_gives_its_time(
     for error in (by_option, by_sql):
         assert expected.strftime("%Y-%m-%dT%H:%M:%S") in str(error.value)
         assert str(first["snapshot-id"]) in str(error.value)
+
+
+def test_time_whose_snapshot_expired_names_the_expired_snapshot(
+    spark: SparkSession, warehouse: Path, namespace: str, table: str
+) -> None:
+    """After expire_snapshots trims the snapshot log, a time whose snapshot expired says so, naming
+    the snapshot (found through the metadata log), not that the time is before the first snapshot;
+    the metadata tables say the same; a time of a live snapshot still reads."""
+    first, second, third = _history(warehouse, namespace)
+    spark.sql(
+        f"CALL floe.system.expire_snapshots(table => '{namespace}.t', "
+        f"older_than => timestamp_millis({third['timestamp-ms']}), retain_last => 1)"
+    )
+    assert [s["snapshot-id"] for s in _history(warehouse, namespace)] == [third["snapshot-id"]]
+    for snapshot in (first, second):
+        millis = snapshot["timestamp-ms"]
+        text = dt.datetime.fromtimestamp(millis / 1000, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+        for how in ("sql", "option", "metadata table"):
+            with pytest.raises(Exception) as error:
+                if how == "sql":
+                    spark.sql(f"SELECT * FROM {table} TIMESTAMP AS OF '{text}'").collect()
+                elif how == "option":
+                    spark.read.option("as-of-timestamp", str(millis)).table(table).collect()
+                else:
+                    spark.sql(f"SELECT * FROM {table}.files TIMESTAMP AS OF '{text}'").collect()
+            message = str(error.value)
+            assert f"snapshot {snapshot['snapshot-id']}, current then, has expired" in message
+            assert "before the table's first snapshot" not in message
+            assert str(third["snapshot-id"]) in message
+    at = dt.datetime.fromtimestamp(third["timestamp-ms"] / 1000, tz=dt.UTC)
+    rows = spark.sql(
+        f"SELECT * FROM {table} TIMESTAMP AS OF '{at.strftime('%Y-%m-%d %H:%M:%S.%f')}'"
+    )
+    assert _ids(rows.collect()) == [1, 2, 3]
 
 
 def test_time_travel_is_read_only(

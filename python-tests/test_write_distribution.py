@@ -147,11 +147,15 @@ def test_unpartitioned_table_is_not_shuffled(spark: SparkSession, namespace: str
 
 def test_invalid_distribution_mode_is_refused(spark: SparkSession, namespace: str) -> None:
     table = f"floe.{namespace}.t"
-    create(spark, table, "bucket(8, id)", "random")
     with pytest.raises(Exception, match=r"write\.distribution-mode") as raised:
-        spark.sql(f"INSERT INTO {table} {SOURCE}")
+        create(spark, table, "bucket(8, id)", "random")  # checked when set
     assert "none, hash, range" in str(raised.value)
-    assert spark.sql(f"SELECT count(*) FROM {table}").collect()[0][0] == 0
+    create(spark, table, "bucket(8, id)", "hash")
+    with pytest.raises(Exception, match=r"write\.distribution-mode") as raised:
+        spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('write.distribution-mode' = 'random')")
+    assert "none, hash, range" in str(raised.value)
+    spark.sql(f"INSERT INTO {table} {SOURCE}")
+    assert spark.sql(f"SELECT count(*) FROM {table}").collect()[0][0] > 0
 
 
 @pytest.fixture

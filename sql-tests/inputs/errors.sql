@@ -100,7 +100,43 @@ ALTER TABLE floe.e.t SET TBLPROPERTIES ('format-version' = 'x');
 
 ALTER TABLE floe.e.t UNSET TBLPROPERTIES ('format-version');
 
-CREATE TABLE floe.e.bad_provider (id INT) USING parquet;
+CREATE TABLE floe.e.bad_version (id INT) TBLPROPERTIES ('format-version' = '1');
+
+-- Values of known table properties are checked by the statement; keys of the user's own are not.
+CREATE TABLE floe.e.bad_props (id INT) TBLPROPERTIES ('write.parquet.compression-codec' = 'brotli');
+
+ALTER TABLE floe.e.t SET TBLPROPERTIES ('write.target-file-size-bytes' = 'abc');
+
+ALTER TABLE floe.e.t SET TBLPROPERTIES ('write.target-file-size-bytes' = '-5');
+
+ALTER TABLE floe.e.t SET TBLPROPERTIES ('write.metadata.metrics.default' = 'truncate(0)');
+
+ALTER TABLE floe.e.t SET TBLPROPERTIES ('gc.enabled' = 'yes');
+
+ALTER TABLE floe.e.t SET TBLPROPERTIES ('my.own.setting' = '-5');
+
+SHOW TBLPROPERTIES floe.e.t ('write.target-file-size-bytes');
+
+ALTER TABLE floe.e.t UNSET TBLPROPERTIES ('my.own.setting');
+
+-- Write-audit-publish is not implemented: a write with spark.wap.id is refused, not published.
+CREATE TABLE floe.e.wap (id INT) TBLPROPERTIES ('write.wap.enabled' = 'true');
+
+SET spark.wap.id = w1;
+
+INSERT INTO floe.e.wap VALUES (1);
+
+DELETE FROM floe.e.wap WHERE id = 1;
+
+RESET spark.wap.id;
+
+INSERT INTO floe.e.wap VALUES (1);
+
+SELECT * FROM floe.e.wap;
+
+DROP TABLE floe.e.wap;
+
+CREATE TABLE floe.e.bad_provider (id INT) USING orc;
 
 SHOW TABLES IN floe.e;
 

@@ -3,6 +3,7 @@ package io.floe.spark;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.catalog.TableLocations;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.io.FileIO;
 import io.floe.format.metadata.SortOrder;
@@ -256,16 +257,35 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     try {
       checkProvider(props.get(TableCatalog.PROP_PROVIDER));
       StructType sparkSchema = org.apache.spark.sql.connector.catalog.CatalogV2Util.v2ColumnsToStructType(columns);
+      SparkSchemas.refuseCharVarchar(sparkSchema);
       schema = SparkSchemas.convert(sparkSchema);
       spec = SparkPartitioning.toSpec(schema, partitions);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot " + action + " table " + table + ": " + e.getMessage(), e);
     }
     int formatVersion = formatVersion(table, props.getOrDefault("format-version", "2"));
+    Map<String, String> properties = tableProperties(props);
+    SparkExceptions.checkTableProperties(table, properties);
     String location = props.get(TableCatalog.PROP_LOCATION);
     String tableLocation = location == null ? catalog.tableLocation(toIdentifier(ident)) : qualify(location);
+    checkLocation(ident, tableLocation, table, !action.equals("create"));
     return TableMetadata.newTableMetadata(schema, spec, SortOrder.unsorted(), tableLocation,
-        tableProperties(props), formatVersion);
+        properties, formatVersion);
+  }
+
+  /**
+   * A new table's location must be its own ({@link TableLocations}); a replaced table may keep its
+   * location. Throws IllegalArgumentException naming the location and what is there.
+   */
+  private void checkLocation(Identifier ident, String tableLocation, String table, boolean replacing) {
+    TableIdentifier id = toIdentifier(ident);
+    TableMetadata replaced = replacing ? catalog.newTableOps(id).refresh() : null;
+    try {
+      TableLocations.checkNewTable(catalog.io(), catalog.warehouse(), catalog.tableLocation(id), tableLocation, table,
+          replaced == null ? null : replaced.location());
+    } catch (CatalogException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
   }
 
   private static int formatVersion(String table, String value) {
@@ -274,19 +294,28 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       formatVersion = Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + table
-          + ": use 1, 2 or 3");
+          + ": use 2 or 3");
+    }
+    if (formatVersion == 1) {
+      throw new IllegalArgumentException("Cannot create table " + table + " with format-version 1: Floe reads "
+          + "format v1 tables but cannot write them; use format-version 2 (the default) or 3");
     }
     if (formatVersion < 1 || formatVersion > 3) {
       throw new IllegalArgumentException("Unsupported format-version " + formatVersion + " for table " + table
-          + ": Floe writes format versions 1 to 3");
+          + ": Floe writes format versions 2 and 3");
     }
     return formatVersion;
   }
 
+  /**
+   * {@code floe}, {@code iceberg}, and {@code parquet} (Floe tables store Parquet files; Spark also
+   * passes its default source, parquet, for {@code saveAsTable} without a format), as Iceberg does.
+   */
   private static void checkProvider(String provider) {
-    if (provider != null && !List.of("floe", "iceberg").contains(provider.toLowerCase(Locale.ROOT))) {
+    if (provider != null && !List.of("floe", "iceberg", "parquet").contains(provider.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("Unsupported table provider '" + provider
-          + "' in a Floe catalog: use USING floe (or omit USING)");
+          + "' in a Floe catalog: Floe tables store Parquet files; use USING floe (or omit USING), or "
+          + "DataFrameWriter.format(\"floe\")");
     }
   }
 

@@ -2,14 +2,16 @@ package io.floe.spark;
 
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.SnapshotListing;
+import io.floe.format.metadata.PastSnapshots;
 import io.floe.format.metadata.Snapshot;
-import io.floe.format.metadata.SnapshotLogEntry;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableMetadataParser;
 import io.floe.format.types.Schema;
 import io.floe.spark.source.FloeScanBuilder;
 import io.floe.spark.write.FloeRowLevelOperationBuilder;
 import io.floe.spark.write.FloeWriteBuilder;
+import io.floe.spark.write.WriteChecks;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.expr.Evaluator;
 import io.floe.format.expr.Expression;
@@ -136,6 +138,23 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     return props;
   }
 
+  /**
+   * The properties SHOW CREATE TABLE prints: those of {@link #properties()} that CREATE TABLE takes
+   * back. Without {@code current-snapshot-id} and {@code format} (state, not settings), and without
+   * {@code location} when the table lives in its own warehouse folder: that LOCATION would name
+   * this table's folder, which a table created from the statement under another name cannot use.
+   */
+  public Map<String, String> createStatementProperties() {
+    Map<String, String> props = properties();
+    props.remove("current-snapshot-id");
+    props.remove("format");
+    String own = io.floe.format.io.Locations.canonical(ops.metadataRoot());
+    if (own != null && own.equals(io.floe.format.io.Locations.canonical(metadata.location()))) {
+      props.remove("location");
+    }
+    return props;
+  }
+
   @Override
   public Set<TableCapability> capabilities() {
     return CAPABILITIES;
@@ -182,32 +201,17 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
 
   /**
    * {@code TIMESTAMP AS OF}: the snapshot that was current on main at that time (the last
-   * snapshot-log entry at or before it). A time before the first snapshot is an error giving the
-   * earliest snapshot's commit time.
+   * snapshot-log entry at or before it; when expiration trimmed the log, the metadata file that was
+   * current then, see {@link PastSnapshots}). A snapshot that has expired since is an error naming
+   * it; a time before the table's history is an error giving the earliest snapshot's commit time.
    */
   FloeTable asOfTimestamp(long timestampMillis) {
-    Long found = null;
-    for (SnapshotLogEntry entry : metadata.snapshotLog()) {
-      if (entry.timestampMillis() <= timestampMillis) {
-        found = entry.snapshotId();
-      }
-    }
-    String when = java.time.Instant.ofEpochMilli(timestampMillis).toString();
-    if (found == null) {
-      Snapshot oldest = SnapshotListing.oldest(metadata);
-      throw new IllegalArgumentException("Cannot time travel table " + name() + " to " + when
-          + (oldest == null ? ": the table has no snapshots"
-              : ": it is before the table's first snapshot " + oldest.snapshotId() + ", committed at "
-                  + java.time.Instant.ofEpochMilli(oldest.timestampMillis())
-                  + (metadata.snapshotLog().isEmpty() ? "" : " (the history starts at "
-                      + java.time.Instant.ofEpochMilli(metadata.snapshotLog().get(0).timestampMillis()) + ")")));
-    }
-    if (metadata.snapshot(found) == null) {
-      throw new IllegalArgumentException("Cannot time travel table " + name() + " to " + when + ": snapshot "
-          + found + ", current then, has expired; " + SnapshotListing.describe(metadata));
-    }
-    return new FloeTable(catalog, ops, metadata.snapshot(found));
+    String action = "Cannot time travel table " + name() + " to "
+        + java.time.Instant.ofEpochMilli(timestampMillis);
+    return new FloeTable(catalog, ops, PastSnapshots.snapshotAt(metadata, timestampMillis,
+        file -> TableMetadataParser.read(ops.io(), file), action));
   }
+
 
   /**
    * The table as the read options {@code snapshot-id}, {@code as-of-timestamp} (milliseconds since
@@ -292,6 +296,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
       throw new UnsupportedOperationException("Cannot DELETE FROM " + name()
           + ": the table is read at a past snapshot (time travel); row-level changes apply to the current snapshot");
     }
+    WriteChecks.check("DELETE FROM", name(), metadata);
     return wholeFileDeleteProblem(predicates) == null;
   }
 

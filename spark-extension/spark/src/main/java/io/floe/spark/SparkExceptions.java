@@ -1,6 +1,11 @@
 package io.floe.spark;
 
+import io.floe.format.catalog.CatalogErrors;
 import io.floe.format.catalog.CatalogException;
+import io.floe.format.metadata.TableProperties;
+import io.floe.format.metadata.TableProperty;
+import java.io.FileNotFoundException;
+import java.util.Map;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
@@ -47,9 +52,50 @@ public final class SparkExceptions {
     return SparkExceptions.<RuntimeException>sneakyThrow(userError(message));
   }
 
+  /**
+   * Fails the statement that sets {@code properties} on {@code table} when a known property has a
+   * value it does not accept (see {@link TableProperties#known}); keys Floe does not know pass.
+   */
+  public static void checkTableProperties(String table, Map<String, String> properties) {
+    TableProperty invalid = TableProperties.firstInvalid(properties);
+    if (invalid != null) {
+      throw thrown(CatalogErrors.invalidTableProperty(table, invalid, properties.get(invalid.key())).getMessage());
+    }
+  }
+
   @SuppressWarnings("unchecked")
   private static <E extends Throwable> RuntimeException sneakyThrow(Throwable e) throws E {
     throw (E) e;
+  }
+
+  /**
+   * A file that the snapshot being read lists is gone from storage ({@code kind}: "data file",
+   * "delete file"). Thrown in a task, so it reaches the user as the task failure's message.
+   */
+  public static FileNotFoundException missingFile(String kind, String table, Long snapshotId, String path,
+      Throwable cause) {
+    int dot = table.indexOf('.');
+    String catalog = dot > 0 ? table.substring(0, dot) : "<catalog>";
+    String shortName = dot > 0 ? table.substring(dot + 1) : table;
+    FileNotFoundException e = new FileNotFoundException("Cannot read table " + table
+        + (snapshotId == null ? "" : " at snapshot " + snapshotId) + ": its " + kind + " " + path
+        + " does not exist. It was deleted outside Floe (by hand, by a storage lifecycle rule, or by "
+        + "remove_orphan_files with a short older_than while a write was in flight). Restore the file, or roll "
+        + "the table back to a snapshot that does not list it: SELECT snapshot_id, committed_at FROM " + table
+        + ".snapshots, then CALL " + catalog + ".system.rollback_to_snapshot(table => '" + shortName
+        + "', snapshot_id => <id>)");
+    e.initCause(cause);
+    return e;
+  }
+
+  /** The FileNotFoundException among {@code e} and its causes, or null. */
+  public static FileNotFoundException findMissingFile(Throwable e) {
+    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof FileNotFoundException) {
+        return (FileNotFoundException) t;
+      }
+    }
+    return null;
   }
 
   public static RuntimeException unchecked(CatalogException e) {

@@ -5,9 +5,11 @@ import io.floe.format.types.Type;
 import io.floe.format.types.Types;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -26,6 +28,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.VarcharType;
 
 /**
  * Converts between Spark's {@link StructType} and Floe's {@link Schema}.
@@ -37,7 +40,7 @@ import org.apache.spark.sql.types.TimestampType;
  * {@code fixed[L]} becomes {@code BinaryType}.
  *
  * <p>Spark to Floe (CREATE TABLE): byte and short widen to {@code int}, char/varchar become
- * {@code string}, {@code TimestampType} is {@code timestamptz} and {@code TimestampNTZType} is
+ * {@code string} (the catalog refuses them first, see {@link #refuseCharVarchar}), {@code TimestampType} is {@code timestamptz} and {@code TimestampNTZType} is
  * {@code timestamp}. Field ids are placeholders (each struct's fields first, then their children);
  * the table format assigns fresh ids when it creates the table.
  */
@@ -46,6 +49,9 @@ public final class SparkSchemas {
   public static final String FIELD_ID_KEY = "parquet.field.id";
 
   private static final String COMMENT_KEY = "comment";
+  /** Where Spark keeps a CHAR/VARCHAR column's declared type when the column itself is a string. */
+  private static final String CHAR_VARCHAR_KEY = "__CHAR_VARCHAR_TYPE_STRING";
+  private static final String CHAR_VARCHAR_AS_STRING = "spark.sql.legacy.charVarcharAsString";
 
   private SparkSchemas() {}
 
@@ -226,6 +232,45 @@ public final class SparkSchemas {
     throw new IllegalArgumentException("unsupported type " + type.catalogString() + " for column " + column
         + " (Floe stores boolean, tinyint, smallint, int, bigint, float, double, decimal, date, timestamp,"
         + " timestamp_ntz, string, binary, and struct, array and map of these)");
+  }
+
+  /**
+   * Refuses CHAR(n) and VARCHAR(n) columns (CREATE, REPLACE, CTAS, ALTER TABLE ... ADD COLUMN),
+   * rather than storing them as {@code string} without their length: Iceberg strings carry no
+   * length, so it could be neither kept nor enforced on write. With
+   * {@code spark.sql.legacy.charVarcharAsString=true} Spark treats them as STRING, and so does Floe.
+   */
+  public static void refuseCharVarchar(StructType schema) {
+    if (Boolean.parseBoolean(SQLConf.get().getConfString(CHAR_VARCHAR_AS_STRING, "false"))) {
+      return;
+    }
+    refuseCharVarchar(schema, "");
+  }
+
+  private static void refuseCharVarchar(DataType type, String column) {
+    if (type instanceof StructType struct) {
+      for (StructField field : struct.fields()) {
+        String name = column.isEmpty() ? field.name() : column + "." + field.name();
+        if (field.metadata().contains(CHAR_VARCHAR_KEY)) {
+          throw charVarchar(field.metadata().getString(CHAR_VARCHAR_KEY), name);
+        }
+        refuseCharVarchar(field.dataType(), name);
+      }
+    } else if (type instanceof ArrayType array) {
+      refuseCharVarchar(array.elementType(), column + ".element");
+    } else if (type instanceof MapType map) {
+      refuseCharVarchar(map.keyType(), column + ".key");
+      refuseCharVarchar(map.valueType(), column + ".value");
+    } else if (type instanceof CharType || type instanceof VarcharType) {
+      throw charVarchar(type.catalogString(), column);
+    }
+  }
+
+  private static IllegalArgumentException charVarchar(String type, String column) {
+    return new IllegalArgumentException("unsupported type " + type + " for column " + column
+        + ": Iceberg strings have no length, so Floe could not enforce it. Declare the column STRING (in a "
+        + "query, CAST it AS STRING), or set " + CHAR_VARCHAR_AS_STRING + "=true to have Spark treat CHAR and "
+        + "VARCHAR as STRING");
   }
 
   private static String comment(Metadata metadata) {

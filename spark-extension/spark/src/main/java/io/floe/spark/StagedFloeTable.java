@@ -90,6 +90,9 @@ final class StagedFloeTable implements StagedTable, SupportsWrite {
   @Override
   public void commitStagedChanges() {
     TableIdentifier id = FloeCatalog.toIdentifier(ident);
+    if (pending != null) {
+      pending.checkAddedFilesExist(); // the write's marker is gone: a REPLACE's target may have been cleaned
+    }
     for (int attempt = 0; ; attempt++) {
       TableMetadata current = ops.refresh();
       try {

@@ -72,6 +72,7 @@ final class TableAlterations {
     if (columns != null) {
       checkResult(ops, columns);
     }
+    SparkExceptions.checkTableProperties(ops.tableName(), updates);
     boolean onlyColumns = updates.isEmpty() && removals.isEmpty() && newFormatVersion == null;
     boolean columnsUnchanged = columns == null
         || (columns.apply().sameSchema(base.schema()) && columns.lastColumnId() == base.lastColumnId());
@@ -159,6 +160,7 @@ final class TableAlterations {
 
   /** The Floe type of a Spark type (with placeholder ids for nested fields; the update assigns fresh ones). */
   private static Type floeType(List<String> path, DataType type) {
+    SparkSchemas.refuseCharVarchar(new StructType().add(String.join(".", path), type));
     String name = path.get(path.size() - 1);
     return SparkSchemas.convert(new StructType().add(name, type)).columns().get(0).type();
   }
@@ -169,7 +171,7 @@ final class TableAlterations {
       v = Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + ops.tableName()
-          + ": use 1, 2 or 3");
+          + ": use 2 or 3");
     }
     if (v < base.formatVersion()) {
       throw new IllegalArgumentException("Cannot downgrade table " + ops.tableName() + " from format version "

@@ -1,5 +1,7 @@
 package io.floe.format.catalog;
 
+import io.floe.format.metadata.TableProperties;
+import io.floe.format.metadata.TableProperty;
 import java.util.List;
 
 /** Builds every user-facing catalog error, so each names the problem, the object and what to do. */
@@ -65,6 +67,16 @@ public final class CatalogErrors {
         "Invalid " + what + " '" + printable(value) + "': " + reason);
   }
 
+  /**
+   * A value that known table property {@code property} does not accept, naming the table, the key,
+   * the value and the values accepted (see {@link TableProperties#firstInvalid}).
+   */
+  public static CatalogException invalidTableProperty(String table, TableProperty property, String value) {
+    return new CatalogException(CatalogException.Kind.INVALID_PROPERTY,
+        "Invalid value '" + printable(value) + "' for table property " + property.key() + " of table " + table
+            + ": expected " + property.accepted() + ". Nothing was changed");
+  }
+
   public static CatalogException unsupported(String message) {
     return new CatalogException(CatalogException.Kind.UNSUPPORTED, message);
   }
@@ -97,6 +109,30 @@ public final class CatalogErrors {
   public static CatalogException cannotRewriteDeleteFile(String table, String deleteFile, String why) {
     return unsupported("Cannot move position delete file " + deleteFile + " of table " + table
         + ": it names the table's data files by path, and " + why);
+  }
+
+  /**
+   * A table cannot be created at {@code location}: {@code reason} says what is there (another
+   * table, a namespace, files) and names the owner when known.
+   */
+  public static CatalogException locationInUse(String table, String location, String reason) {
+    return new CatalogException(CatalogException.Kind.LOCATION_IN_USE, "Cannot create table " + table
+        + " at location '" + location + "': " + reason + ". A table's location must be a new or empty folder that "
+        + "no other table, namespace or file uses: orphan removal and DROP TABLE ... PURGE of the new table would "
+        + "delete whatever else is there. Omit LOCATION to use the table's own warehouse folder, or choose a new one");
+  }
+
+  /**
+   * {@code action} (e.g. "remove orphan files of") refuses to run on {@code table}: its location
+   * holds the metadata of another table ({@code file}, with table UUID {@code otherUuid}).
+   */
+  public static CatalogException locationShared(String action, String table, String location, String file,
+      String ownUuid, String otherUuid) {
+    return new CatalogException(CatalogException.Kind.LOCATION_IN_USE, "Cannot " + action + " table " + table
+        + ": its location '" + location + "' holds the metadata of another table (" + file + ", table-uuid "
+        + otherUuid + "; this table's uuid is " + ownUuid + "). Running it would delete that table's files; "
+        + "nothing was deleted. Move this table's data to a location of its own (CREATE TABLE ... AS SELECT into "
+        + "a new table), then DROP TABLE " + table + " without PURGE");
   }
 
   private static String printable(String s) {

@@ -6,6 +6,10 @@ public final class CatalogException extends RuntimeException {
     NO_SUCH_NAMESPACE, NAMESPACE_EXISTS, NAMESPACE_NOT_EMPTY, NO_SUCH_TABLE, TABLE_EXISTS, INVALID_IDENTIFIER,
     /** a table and a namespace (or leftover files) would share a folder */
     NAME_CONFLICT, UNSUPPORTED,
+    /** a table's location is, or would be, shared with another table, a namespace or other files */
+    LOCATION_IN_USE,
+    /** a table property value of the wrong type or out of range */
+    INVALID_PROPERTY,
     /** a rename failed and was undone (or, when it says so, could not be) */
     RENAME_FAILED
   }

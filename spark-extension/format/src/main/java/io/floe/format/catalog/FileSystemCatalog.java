@@ -439,6 +439,7 @@ public final class FileSystemCatalog {
       FileSystemTableOperations ops = newTableOps(ident);
       TableMetadata metadata = ops.refresh();
       if (metadata != null) {
+        TableLocations.checkSoleOwner(io, metadata, dir, ident.toString(), "purge");
         TableFiles.deleteAllOutside(io, metadata, dir);
       }
     }

@@ -5,6 +5,7 @@ import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
 import io.floe.format.manifest.ManifestWriter;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,10 +22,10 @@ import java.util.function.Function;
  * manifests; every other bin is merged into one manifest. Delete manifests are never merged.
  */
 final class ManifestMerger {
-  static final String ENABLED = "commit.manifest-merge.enabled";
-  static final boolean ENABLED_DEFAULT = true;
-  static final String MIN_COUNT_TO_MERGE = "commit.manifest.min-count-to-merge";
-  static final int MIN_COUNT_TO_MERGE_DEFAULT = 100;
+  static final String ENABLED = TableProperties.MANIFEST_MERGE_ENABLED;
+  static final boolean ENABLED_DEFAULT = TableProperties.MANIFEST_MERGE_ENABLED_DEFAULT;
+  static final String MIN_COUNT_TO_MERGE = TableProperties.MANIFEST_MIN_MERGE_COUNT;
+  static final int MIN_COUNT_TO_MERGE_DEFAULT = TableProperties.MANIFEST_MIN_MERGE_COUNT_DEFAULT;
 
   private final long targetBytes;
   private final int minCountToMerge;

@@ -8,6 +8,7 @@ import io.floe.format.expr.StrictMetricsEvaluator;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import java.util.HashMap;
@@ -106,10 +107,13 @@ public final class OverwriteFiles extends SnapshotProducer {
   @Override
   protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
     Set<String> remove = new LinkedHashSet<>(explicitDeletes);
-    Set<String> partitionKeys = new HashSet<>();
+    Map<Integer, Set<PartitionData>> replacedBySpec = new HashMap<>();
     if (replaceAddedPartitions) {
       for (DataFile f : addedFiles()) {
-        partitionKeys.add(f.specId() + "/" + f.partition());
+        replacedBySpec.computeIfAbsent(f.specId(), id -> new HashSet<>()).add(f.partition());
+      }
+      if (replacedBySpec.size() > 1) {
+        throw new IllegalStateException("Cannot replace partitions of several specs at once: " + replacedBySpec.keySet());
       }
     }
     Map<Integer, Evaluator> strict = new HashMap<>();
@@ -118,8 +122,10 @@ public final class OverwriteFiles extends SnapshotProducer {
       DataFile f = e.file();
       if (replaceAll) {
         remove.add(f.path());
-      } else if (replaceAddedPartitions && partitionKeys.contains(f.specId() + "/" + f.partition())) {
-        remove.add(f.path());
+      } else if (replaceAddedPartitions && !replacedBySpec.isEmpty()) {
+        if (replacesPartitionOf(base, f, replacedBySpec)) {
+          remove.add(f.path());
+        }
       } else if (rowFilter != null) {
         PartitionSpec spec = base.specsById().get(f.specId());
         Evaluator all = strict.computeIfAbsent(f.specId(),
@@ -136,4 +142,40 @@ public final class OverwriteFiles extends SnapshotProducer {
     }
     return remove;
   }
+
+  /**
+   * Whether the dynamic overwrite replaces {@code f}: a file of the spec the new files use when its
+   * partition receives files; a file of an older spec when all its rows fall into such partitions
+   * (see {@link PartitionReplacement}). One that may hold rows of both fails the commit.
+   */
+  private boolean replacesPartitionOf(TableMetadata base, DataFile f, Map<Integer, Set<PartitionData>> replacedBySpec) {
+    Map.Entry<Integer, Set<PartitionData>> replaced = replacedBySpec.entrySet().iterator().next();
+    if (f.specId() == replaced.getKey()) {
+      return replaced.getValue().contains(f.partition());
+    }
+    if (replacement == null || replacementBase != base) {
+      replacementBase = base;
+      replacement = new PartitionReplacement(base.schema(), base.specsById().get(replaced.getKey()),
+          replaced.getValue());
+    }
+    PartitionSpec fileSpec = base.specsById().get(f.specId());
+    switch (replacement.outcome(f, fileSpec)) {
+      case REMOVE:
+        return true;
+      case KEEP:
+        return false;
+      default:
+        PartitionSpec target = base.specsById().get(replaced.getKey());
+        throw new ValidationException("Cannot overwrite partitions of table " + ops().tableName()
+            + " dynamically: data file " + f.path() + " was written under partition "
+            + PartitionReplacement.describe(fileSpec, base.schema()) + " and may hold rows of both overwritten and "
+            + "other partitions of the current " + PartitionReplacement.describe(target, base.schema())
+            + ", so it cannot be replaced whole. Rewrite the older files into the current spec first (CALL "
+            + "floe.system.rewrite_data_files with option rewrite-all), or overwrite with a static PARTITION clause "
+            + "or condition that covers whole old files");
+    }
+  }
+
+  private PartitionReplacement replacement = null;
+  private TableMetadata replacementBase = null;
 }

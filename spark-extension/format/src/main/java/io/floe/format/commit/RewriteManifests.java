@@ -11,6 +11,7 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotIdGenerator;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,8 +36,8 @@ import java.util.stream.Collectors;
  * nothing needs rewriting, no snapshot is committed.
  */
 public final class RewriteManifests {
-  public static final String TARGET_SIZE_BYTES = "commit.manifest.target-size-bytes";
-  public static final long TARGET_SIZE_BYTES_DEFAULT = 8L * 1024 * 1024;
+  public static final String TARGET_SIZE_BYTES = TableProperties.MANIFEST_TARGET_SIZE_BYTES;
+  public static final long TARGET_SIZE_BYTES_DEFAULT = TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT;
 
   private final TableOperations ops;
   private final String commitUuid = UUID.randomUUID().toString();
@@ -77,6 +78,16 @@ public final class RewriteManifests {
       throw new IllegalArgumentException("Cannot rewrite manifests of table " + ops.tableName() + ": unknown "
           + "partition spec id " + specId + " (the table's spec ids are " + base.specsById().keySet() + ")");
     }
+    String marker = InFlightCommit.begin(ops, commitUuid);
+    try {
+      return commitWithRetries(base);
+    } finally {
+      InFlightCommit.end(ops, marker);
+    }
+  }
+
+  private Result commitWithRetries(TableMetadata start) {
+    TableMetadata base = start;
     SnapshotProducer.RetryPolicy retry = SnapshotProducer.RetryPolicy.from(base.properties());
     long started = System.currentTimeMillis();
     Plan plan = null;
@@ -98,6 +109,10 @@ public final class RewriteManifests {
         }
         listLocation = ops.metadataFileLocation("snap-" + snapshotId + "-" + attempt + "-" + commitUuid + ".avro");
         TableMetadata updated = apply(base, parent, current, plan, listLocation);
+        List<String> added = new ArrayList<>();
+        plan.added().forEach(m -> added.add(m.path()));
+        added.add(listLocation);
+        InFlightCommit.checkAddedFilesExist(ops.io(), ops.tableName(), added);
         ops.commit(base, updated);
         return new Result(plan.replaced(), plan.added(), ops.current().snapshot(snapshotId));
       } catch (CommitFailedException e) {

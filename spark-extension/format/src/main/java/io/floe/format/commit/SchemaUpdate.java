@@ -6,6 +6,7 @@ import io.floe.format.metadata.SortField;
 import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataBuilder;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
@@ -48,8 +49,8 @@ import java.util.Set;
 public final class SchemaUpdate {
   /** Table properties that name a column after this prefix; they follow renames and drops. */
   static final List<String> COLUMN_PROPERTY_PREFIXES = List.of(
-      "write.metadata.metrics.column.", "write.parquet.bloom-filter-enabled.column.",
-      "write.parquet.stats-enabled.column.");
+      TableProperties.METRICS_MODE_COLUMN_PREFIX, TableProperties.PARQUET_BLOOM_FILTER_COLUMN_PREFIX,
+      TableProperties.PARQUET_STATS_ENABLED_COLUMN_PREFIX);
 
   private final Schema base;
   private final PartitionSpec spec;

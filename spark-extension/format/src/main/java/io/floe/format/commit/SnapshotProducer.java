@@ -15,6 +15,7 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotIdGenerator;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,6 +47,7 @@ public abstract class SnapshotProducer {
   private Expression conflictDetectionFilter = null;
   private boolean checkConflictingData = false;
   private boolean checkConflictingDeletes = false;
+  private boolean checkAddedFilesExist = false;
   private List<ManifestFile> newDeleteManifests = null;
   private final List<String> writtenMetadataFiles = new ArrayList<>();
   private final Map<String, String> extraSummary = new LinkedHashMap<>();
@@ -150,6 +152,29 @@ public abstract class SnapshotProducer {
   public SnapshotProducer validateNoConflictingDataFiles() {
     this.checkConflictingData = true;
     return this;
+  }
+
+  /**
+   * Just before publishing, fail (leaving the table as it was) when a data or delete file this
+   * commit adds no longer exists: deleted while the write was in flight, e.g. by orphan removal
+   * with a short {@code older_than}. Publishing it would make every read of the table fail. The
+   * manifests and manifest list the commit wrote itself are always checked.
+   */
+  public SnapshotProducer validateAddedFilesExist() {
+    this.checkAddedFilesExist = true;
+    return this;
+  }
+
+  /**
+   * For callers that publish {@link #apply}'s result themselves (a staged CREATE or REPLACE TABLE AS
+   * SELECT): throws {@link ValidationException} naming a data or delete file this producer adds
+   * that no longer exists.
+   */
+  public void checkAddedFilesExist() {
+    List<String> added = new ArrayList<>();
+    addedFiles.forEach(f -> added.add(f.path()));
+    addedDeleteFiles.forEach(f -> added.add(f.path()));
+    InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), added);
   }
 
   /** Fail when a concurrent commit added deletes for a data file this commit removes or deletes from. */
@@ -571,6 +596,16 @@ public abstract class SnapshotProducer {
     if (base == null) {
       throw new IllegalStateException("Cannot commit to table " + ops.tableName() + ": it does not exist");
     }
+    String marker = InFlightCommit.begin(ops, commitUuid);
+    try {
+      return commitWithRetries(base);
+    } finally {
+      InFlightCommit.end(ops, marker);
+    }
+  }
+
+  private Snapshot commitWithRetries(TableMetadata start) {
+    TableMetadata base = start;
     RetryPolicy retry = RetryPolicy.from(base.properties());
     long started = System.currentTimeMillis();
     int failures = 0;
@@ -582,6 +617,7 @@ public abstract class SnapshotProducer {
           cleanUpAll();
           return base.currentSnapshot();
         }
+        InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), addedLocations(updated));
         ops.commit(base, updated);
         cleanUpUnused(updated);
         return ops.current().snapshot(snapshotId());
@@ -600,6 +636,25 @@ public abstract class SnapshotProducer {
         throw e;
       }
     }
+  }
+
+  /** The files to check before publishing {@code updated}: new manifests, the manifest list, and data and delete files when asked. */
+  private List<String> addedLocations(TableMetadata updated) {
+    List<String> added = new ArrayList<>();
+    if (checkAddedFilesExist) {
+      addedFiles.forEach(f -> added.add(f.path()));
+      addedDeleteFiles.forEach(f -> added.add(f.path()));
+    }
+    for (String manifest : lastListedManifests) {
+      if (writtenMetadataFiles.contains(manifest)) {
+        added.add(manifest);
+      }
+    }
+    Snapshot snap = updated.snapshot(snapshotId());
+    if (snap != null && snap.manifestListLocation() != null) {
+      added.add(snap.manifestListLocation());
+    }
+    return added;
   }
 
   /** After success: remove manifest lists from lost attempts (never the committed one). */
@@ -633,10 +688,10 @@ public abstract class SnapshotProducer {
   record RetryPolicy(int numRetries, long minWaitMs, long maxWaitMs, long totalTimeoutMs) {
     static RetryPolicy from(Map<String, String> props) {
       return new RetryPolicy(
-          intProp(props, "commit.retry.num-retries", 4),
-          longProp(props, "commit.retry.min-wait-ms", 100),
-          longProp(props, "commit.retry.max-wait-ms", 60_000),
-          longProp(props, "commit.retry.total-timeout-ms", 1_800_000));
+          TableProperties.intValue(props, TableProperties.COMMIT_NUM_RETRIES),
+          TableProperties.longValue(props, TableProperties.COMMIT_MIN_RETRY_WAIT_MS),
+          TableProperties.longValue(props, TableProperties.COMMIT_MAX_RETRY_WAIT_MS),
+          TableProperties.longValue(props, TableProperties.COMMIT_TOTAL_RETRY_TIME_MS));
     }
 
     void sleep(int failures) {
@@ -648,16 +703,6 @@ public abstract class SnapshotProducer {
         Thread.currentThread().interrupt();
         throw new CommitFailedException("Interrupted while retrying a commit", e);
       }
-    }
-
-    private static int intProp(Map<String, String> props, String key, int dflt) {
-      String v = props.get(key);
-      return v == null ? dflt : Integer.parseInt(v.trim());
-    }
-
-    private static long longProp(Map<String, String> props, String key, long dflt) {
-      String v = props.get(key);
-      return v == null ? dflt : Long.parseLong(v.trim());
     }
   }
 }

@@ -7,12 +7,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -151,18 +154,31 @@ public final class LocalFileIO implements FileIO {
       return files;
     }
     String prefix = directory.endsWith("/") ? directory : directory + "/";
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.filter(Files::isRegularFile).toList()) {
-        try {
-          String relative = dir.relativize(p).toString().replace('\\', '/');
-          files.add(new FileInfo(prefix + relative, Files.size(p), Files.getLastModifiedTime(p).toMillis()));
-        } catch (NoSuchFileException e) {
-          // deleted while listing
+    // files and folders that vanish while listing (temporary files, concurrent deletes) are skipped
+    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path p, BasicFileAttributes attrs) throws IOException {
+        String location = prefix + dir.relativize(p).toString().replace('\\', '/');
+        if (attrs.isRegularFile()) {
+          files.add(new FileInfo(location, attrs.size(), attrs.lastModifiedTime().toMillis()));
+        } else if (attrs.isSymbolicLink() && Files.isRegularFile(p)) {
+          try {
+            files.add(new FileInfo(location, Files.size(p), Files.getLastModifiedTime(p).toMillis()));
+          } catch (NoSuchFileException e) {
+            // deleted while listing
+          }
         }
+        return FileVisitResult.CONTINUE;
       }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path p, IOException e) throws IOException {
+        if (e instanceof NoSuchFileException) {
+          return FileVisitResult.CONTINUE;
+        }
+        throw e;
+      }
+    });
     files.sort(Comparator.comparing(FileInfo::location));
     return files;
   }

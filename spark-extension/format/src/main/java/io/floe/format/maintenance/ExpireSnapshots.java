@@ -1,5 +1,6 @@
 package io.floe.format.maintenance;
 
+import io.floe.format.catalog.TableLocations;
 import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.TableOperations;
@@ -45,8 +46,8 @@ import java.util.TreeSet;
  * never after an unknown commit outcome. Tables with {@code gc.enabled=false} are refused.
  */
 public final class ExpireSnapshots {
-  public static final String MAX_REF_AGE_MS = "history.expire.max-ref-age-ms";
-  public static final String GC_ENABLED = "gc.enabled";
+  public static final String MAX_REF_AGE_MS = TableProperties.MAX_REF_AGE_MS;
+  public static final String GC_ENABLED = TableProperties.GC_ENABLED;
 
   private final TableOperations ops;
   private Long olderThan;
@@ -121,6 +122,9 @@ public final class ExpireSnapshots {
     int retries = base.propertyAsInt(TableProperties.COMMIT_NUM_RETRIES, TableProperties.COMMIT_NUM_RETRIES_DEFAULT);
     for (int attempt = 0; ; attempt++) {
       checkGcEnabled(base);
+      if (cleanExpiredFiles) {
+        TableLocations.checkSoleOwner(ops.io(), base, ops.metadataRoot(), ops.tableName(), "expire snapshots of");
+      }
       TableMetadata updated = apply(base);
       Set<Long> expired = new TreeSet<>();
       base.snapshots().stream().filter(s -> updated.snapshot(s.snapshotId()) == null)
@@ -152,7 +156,7 @@ public final class ExpireSnapshots {
   }
 
   private void checkGcEnabled(TableMetadata base) {
-    if (!base.propertyAsBoolean(GC_ENABLED, true)) {
+    if (!TableProperties.booleanValue(base.properties(), TableProperties.GC_ENABLED)) {
       throw new IllegalArgumentException("Cannot expire snapshots of table " + ops.tableName()
           + ": garbage collection is disabled (table property gc.enabled=false), because deleting files may corrupt "
           + "other tables that share them; set gc.enabled=true if this table owns its files");

@@ -1,10 +1,12 @@
 package io.floe.format.maintenance;
 
+import io.floe.format.catalog.TableLocations;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.FileInfo;
 import io.floe.format.io.Locations;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
@@ -13,6 +15,7 @@ import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,10 +32,17 @@ import java.util.concurrent.TimeUnit;
  * must lie inside it) that no metadata reaches (see {@link OrphanReachability}) and whose
  * modification time is before {@code olderThan} (default: three days ago). Files with a path segment
  * starting with {@code _} or {@code .} below the table location (in-flight write markers, {@code
- * _SUCCESS}, temporary metadata files) are never deleted, nor is anything outside the table
- * location. A listed file whose path matches a reachable location under another scheme or authority
- * is a prefix mismatch, handled by {@link PrefixMismatchMode}. Nothing is deleted before every
- * listed file is classified, so a refusal deletes nothing.
+ * _SUCCESS}, temporary metadata files) are never deleted, except in-flight markers abandoned for
+ * longer than the default age; nor is anything outside the table location. A listed file whose
+ * path matches a reachable location under another scheme or authority is a prefix mismatch,
+ * handled by {@link PrefixMismatchMode}. Nothing is deleted before every listed file is
+ * classified, so a refusal deletes nothing.
+ *
+ * <p>Concurrent writers: the files of a write or commit whose in-flight marker exists after the
+ * listing are kept ({@link InFlightFiles}), and reachability is checked again against the latest
+ * metadata read after that, so a Floe write in flight or committed during the run loses nothing.
+ * Files of writers that leave no marker (other engines) are protected only by {@code olderThan}.
+ * Refuses to run when the table's location holds another table's metadata ({@link TableLocations}).
  */
 public final class OrphanFiles {
   /** Default age of the files removed: only files last modified more than three days ago. */
@@ -59,6 +69,8 @@ public final class OrphanFiles {
       }
     }
   }
+
+  private static final String ACTION = "remove orphan files of";
 
   private final TableOperations ops;
   private Long olderThanMillis;
@@ -146,7 +158,7 @@ public final class OrphanFiles {
     if (metadata == null) {
       throw new IllegalArgumentException("Cannot remove orphan files: table " + table + " does not exist");
     }
-    if (!metadata.propertyAsBoolean("gc.enabled", true)) {
+    if (!TableProperties.booleanValue(metadata.properties(), TableProperties.GC_ENABLED)) {
       throw new IllegalStateException("Cannot remove orphan files of table " + table
           + ": gc.enabled is false (its files may be shared with another table); set gc.enabled to true first");
     }
@@ -165,6 +177,7 @@ public final class OrphanFiles {
 
     OrphanPrefixes prefixes = new OrphanPrefixes(equalSchemes, equalAuthorities);
     FileIO io = ops.io();
+    TableLocations.checkSoleOwner(io, metadata, ops.metadataRoot(), table, ACTION);
     addReachable(prefixes, OrphanReachability.of(io, metadata, ops.metadataRoot(), threads, table), table);
     List<FileInfo> listed;
     try {
@@ -172,6 +185,17 @@ public final class OrphanFiles {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + dir + " to find the orphan files of table " + table, e);
     }
+    TableLocations.checkNoForeignMetadata(io, metadata, ops.metadataRoot(),
+        listed.stream().map(FileInfo::location).toList(), table, ACTION);
+    // in-flight markers are checked after the listing and before the latest metadata is read
+    long staleBefore = Math.min(cutoff, clock - DEFAULT_AGE_MILLIS);
+    InFlightFiles inFlight = InFlightFiles.of(io, listed, markerDirs(metadata), staleBefore);
+    // a file is never older than its operation's marker, so only files newer than staleBefore can be in flight
+    Set<String> recent = new HashSet<>();
+    listed.stream().filter(f -> f.modifiedMillis() >= staleBefore).forEach(f -> recent.add(f.location()));
+    List<String> candidates = classify(listed, cutoff, prefixes, tableLocation, table);
+    candidates.retainAll(recent);
+    Set<String> writing = inFlight.inFlight(candidates);
     TableMetadata latest = ops.refresh();
     if (latest != null && !Objects.equals(latest.metadataFileLocation(), metadata.metadataFileLocation())) {
       // a commit landed while listing: what it reaches is reachable too
@@ -179,6 +203,12 @@ public final class OrphanFiles {
     }
 
     List<String> orphans = classify(listed, cutoff, prefixes, tableLocation, table);
+    orphans.removeIf(writing::contains);
+    for (String marker : inFlight.staleMarkers()) {
+      if (Locations.isInside(tableLocation, marker)) {
+        orphans.add(marker);
+      }
+    }
     for (String orphan : orphans) {
       Locations.checkInside(tableLocation, orphan, "orphan file of table " + table);
     }
@@ -228,6 +258,18 @@ public final class OrphanFiles {
           + "sure they are different files: deleted files cannot be recovered)");
     }
     return orphans;
+  }
+
+  /** The folders where the table's writers and commits put their in-flight markers. */
+  private List<String> markerDirs(TableMetadata metadata) {
+    List<String> dirs = new ArrayList<>();
+    dirs.add(ops.metadataRoot() + "/metadata");
+    dirs.add(metadata.location() + "/data");
+    String custom = metadata.properties().get(TableProperties.WRITE_DATA_PATH);
+    if (custom != null) {
+      dirs.add(custom);
+    }
+    return dirs;
   }
 
   /** The directory to list: {@code location} when given (inside the table location), else the table's. */

@@ -67,7 +67,13 @@ public final class PartitionSpec {
     return Types.StructType.of(out);
   }
 
-  /** A Hive-style path for a partition tuple, {@code a=1/b=x}, values URL-escaped. */
+  /**
+   * A Hive-style path for a partition tuple, {@code a=1/b=x}, values URL-escaped. A folder name
+   * longer than {@link #MAX_SEGMENT_LENGTH} characters (file systems refuse names past 255 bytes)
+   * keeps its first characters and ends with {@code -} and 16 hex digits of the SHA-256 of the
+   * whole name, so different values stay in different folders. Readers never parse these folders:
+   * the partition tuple is in the manifests.
+   */
   public String partitionToPath(Object[] partition) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < fields.size(); i++) {
@@ -77,9 +83,33 @@ public final class PartitionSpec {
       }
       Type source = schema.findType(f.sourceId());
       String human = f.transform().toHumanString(source, partition[i]);
-      sb.append(escape(f.name())).append('=').append(escape(human));
+      sb.append(shortened(escape(f.name()) + "=" + escape(human)));
     }
     return sb.toString();
+  }
+
+  /** The longest partition folder name written as is: well under the usual 255-byte name limit. */
+  public static final int MAX_SEGMENT_LENGTH = 128;
+  private static final int HASH_HEX_DIGITS = 16;
+
+  private static String shortened(String segment) {
+    if (segment.length() <= MAX_SEGMENT_LENGTH) {
+      return segment;
+    }
+    int keep = MAX_SEGMENT_LENGTH - HASH_HEX_DIGITS - 1;
+    // never cut through a %XX escape
+    int percent = segment.lastIndexOf('%', keep - 1);
+    if (percent >= 0 && percent > keep - 3) {
+      keep = percent;
+    }
+    byte[] digest;
+    try {
+      digest = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(segment.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
+    }
+    return segment.substring(0, keep) + "-" + java.util.HexFormat.of().formatHex(digest, 0, HASH_HEX_DIGITS / 2);
   }
 
   private static String escape(String s) {

@@ -6,6 +6,7 @@ import io.floe.format.metadata.BlobMetadata;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.StatisticsFile;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.puffin.Blob;
 import io.floe.format.puffin.Puffin;
 import io.floe.format.puffin.PuffinCompressionCodec;
@@ -30,7 +31,7 @@ import org.apache.datasketches.theta.Sketch;
  */
 public final class StatisticsFileWriter {
   /** Table property: codec of statistics blobs, {@code zstd} (default), {@code lz4} or {@code none}. */
-  public static final String CODEC_PROPERTY = "write.statistics.compression-codec";
+  public static final String CODEC_PROPERTY = TableProperties.STATISTICS_COMPRESSION;
   public static final String CREATED_BY = io.floe.format.FloeVersion.createdBy();
 
   private StatisticsFileWriter() {}

@@ -62,6 +62,26 @@ public class TestTransformHelpers {
   }
 
   @Test
+  public void longPartitionFolderNamesAreShortenedWithAHash() {
+    Schema schema = new Schema(Types.NestedField.optional(1, "s", Types.StringType.get()));
+    PartitionSpec spec = PartitionSpec.builderFor(schema).identity("s").build();
+    String ascii = spec.partitionToPath(new Object[] {"x".repeat(300)});
+    String other = spec.partitionToPath(new Object[] {"x".repeat(299) + "y"});
+    assertEquals(PartitionSpec.MAX_SEGMENT_LENGTH, ascii.length());
+    assertTrue(ascii, ascii.matches("s=x{109}-[0-9a-f]{16}"));
+    assertTrue(other.startsWith("s=xxx") && !other.equals(ascii));
+    // multibyte: each character is 6 escaped characters; a %XX escape is never cut
+    String multibyte = spec.partitionToPath(new Object[] {"\u00e9".repeat(100)});
+    assertTrue(multibyte, multibyte.length() <= PartitionSpec.MAX_SEGMENT_LENGTH);
+    assertTrue(multibyte, multibyte.matches("s=(%C3%A9)+-[0-9a-f]{16}"));
+    // at the limit: unchanged
+    String limit = "x".repeat(PartitionSpec.MAX_SEGMENT_LENGTH - 2);
+    assertEquals("s=" + limit, spec.partitionToPath(new Object[] {limit}));
+    String nested = spec.partitionToPath(new Object[] {limit + "x"});
+    assertEquals(PartitionSpec.MAX_SEGMENT_LENGTH, nested.length());
+  }
+
+  @Test
   public void bucketHelpersAgreeWithApply() {
     Random random = new Random(7);
     Transform b16 = Transforms.bucket(16);

@@ -16,6 +16,8 @@ import scala.runtime.BoxedUnit;
  *       procedures.</li>
  *   <li>{@link FloeDescribeColumnStrategy}: {@code DESCRIBE EXTENDED t col} of a Floe table shows
  *       the column statistics as Spark shows them for its own tables.</li>
+ *   <li>{@link FloeShowCreateTableStrategy}: {@code SHOW CREATE TABLE} prints a statement that runs
+ *       back (no table state among the properties, no LOCATION of the table's own warehouse folder).</li>
  * </ul>
  */
 public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -23,6 +25,7 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     extensions.injectParser(new ParserBuilder());
     extensions.injectPlannerStrategy(new FloeDescribeColumnStrategy.Builder());
+    extensions.injectPlannerStrategy(new FloeShowCreateTableStrategy.Builder());
     return BoxedUnit.UNIT;
   }
 

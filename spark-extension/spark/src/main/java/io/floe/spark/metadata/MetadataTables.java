@@ -1,9 +1,11 @@
 package io.floe.spark.metadata;
 
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.metadata.PastSnapshots;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableMetadataParser;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -35,13 +37,12 @@ public final class MetadataTables {
   public static Table load(String tableName, FileSystemTableOperations ops, String type, String version,
       Long timestampMillis) {
     String lower = type.toLowerCase(Locale.ROOT);
-    if (!NAMES.contains(lower)) {
-      throw new IllegalArgumentException("Unknown metadata table " + tableName + "." + type
-          + ": the metadata tables are " + String.join(", ", NAMES));
-    }
     TableMetadata metadata = ops.current();
+    if (!NAMES.contains(lower)) {
+      throw unknownName(tableName, metadata, type);
+    }
     Snapshot snapshot = version != null ? atVersion(tableName, metadata, version)
-        : timestampMillis != null ? asOf(tableName, metadata, timestampMillis) : metadata.currentSnapshot();
+        : timestampMillis != null ? asOf(tableName, ops, metadata, timestampMillis) : metadata.currentSnapshot();
     MetadataTableSource source = new MetadataTableSource(tableName, ops.io(), metadata, snapshot);
     switch (lower) {
       case "snapshots":
@@ -71,6 +72,31 @@ public final class MetadataTables {
     }
   }
 
+  /**
+   * Why {@code tableName.name} is not a metadata table. Iceberg reads a branch or tag through the
+   * suffixes {@code branch_<name>} and {@code tag_<name>}; Floe does not yet, and says what does.
+   */
+  private static IllegalArgumentException unknownName(String tableName, TableMetadata metadata, String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    for (String kind : List.of("branch", "tag")) {
+      if (lower.startsWith(kind + "_") && name.length() > kind.length() + 1) {
+        String ref = name.substring(kind.length() + 1);
+        SnapshotRef found = metadata.ref(ref);
+        boolean matches = found != null && (kind.equals("branch") ? found.isBranch() : !found.isBranch());
+        String problem = matches
+            ? "naming a " + kind + " through the table name (" + kind + "_<name>) is not supported yet; read it "
+                + "with SELECT ... FROM " + tableName + " VERSION AS OF '" + ref + "' or "
+                + "spark.read.option(\"" + kind + "\", \"" + ref + "\").table(\"" + tableName + "\")"
+            : "table " + tableName + " has no " + kind + " named '" + ref + "' (its branches and tags: "
+                + metadata.refs().keySet().stream().sorted().collect(Collectors.joining(", ")) + "); and naming a "
+                + kind + " through the table name is not supported yet: use VERSION AS OF '<" + kind + ">'";
+        return new IllegalArgumentException("Cannot resolve " + tableName + "." + name + ": " + problem);
+      }
+    }
+    return new IllegalArgumentException("Unknown metadata table " + tableName + "." + name
+        + ": the metadata tables are " + String.join(", ", NAMES));
+  }
+
   private static Snapshot atVersion(String tableName, TableMetadata metadata, String version) {
     Snapshot snap = null;
     if (version.matches("-?\\d+")) {
@@ -88,17 +114,12 @@ public final class MetadataTables {
     return snap;
   }
 
-  private static Snapshot asOf(String tableName, TableMetadata metadata, long timestampMillis) {
-    Long found = MetadataLogEntriesTable.currentAt(metadata, timestampMillis);
-    if (found == null || metadata.snapshot(found) == null) {
-      String first = metadata.snapshotLog().isEmpty() ? "the table has no snapshot"
-          : "the first snapshot was committed at "
-              + Instant.ofEpochMilli(metadata.snapshotLog().get(0).timestampMillis());
-      throw new IllegalArgumentException("Cannot read metadata tables of " + tableName + " as of "
-          + Instant.ofEpochMilli(timestampMillis) + ": no snapshot was current then (" + first + ")");
-    }
-    return metadata.snapshot(found);
+  private static Snapshot asOf(String tableName, FileSystemTableOperations ops, TableMetadata metadata,
+      long timestampMillis) {
+    return PastSnapshots.snapshotAt(metadata, timestampMillis, file -> TableMetadataParser.read(ops.io(), file),
+        "Cannot read metadata tables of " + tableName + " as of " + Instant.ofEpochMilli(timestampMillis));
   }
+
 
   private static String snapshotIds(TableMetadata metadata) {
     return metadata.snapshots().stream().map(s -> Long.toString(s.snapshotId()))

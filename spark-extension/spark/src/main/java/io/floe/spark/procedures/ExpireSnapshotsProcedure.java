@@ -1,5 +1,6 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.maintenance.DeletionCounts;
@@ -79,6 +80,8 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
     DeletionCounts counts;
     try {
       counts = expire.commit().counts();
+    } catch (CatalogException e) {
+      throw userError(e.getMessage()); // another table's metadata is in the way; the message says what to do
     } catch (IllegalArgumentException e) {
       throw userError("Cannot run " + qualifiedName() + " on " + table + ": " + e.getMessage());
     } catch (IllegalStateException e) {

@@ -1,5 +1,6 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.maintenance.OrphanFiles;
@@ -75,6 +76,8 @@ final class RemoveOrphanFilesProcedure extends FloeProcedure {
         action.prefixMismatchMode(OrphanFiles.PrefixMismatchMode.fromString(mode));
       }
       orphans = action.execute();
+    } catch (CatalogException e) {
+      throw userError(e.getMessage()); // another table's metadata is in the way; the message says what to do
     } catch (IllegalArgumentException | IllegalStateException e) {
       // the format's messages already say what could not be done and name the table
       throw userError(e.getMessage().startsWith("Cannot ") ? e.getMessage()

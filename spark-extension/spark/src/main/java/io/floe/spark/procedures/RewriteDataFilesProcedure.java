@@ -99,7 +99,7 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
         }
         sortColumns = null;
       } else if (strategy.equals("sort")) {
-        sortColumns = sortOrder != null ? RewriteSortOrder.parse(sortOrder, describe)
+        sortColumns = sortOrder != null ? RewriteSortOrder.parse(sortOrder, metadata.schema(), describe)
             : RewriteSortOrder.of(metadata, describe);
       } else {
         throw new IllegalArgumentException(describe + ": unknown strategy '" + strategy
@@ -250,6 +250,7 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
         added.addAll(written.get(i));
       }
       added.forEach(rewrite::addFile);
+      rewrite.validateAddedFilesExist(); // the groups' write markers are gone: orphan removal may have run
       try {
         Snapshot committed = rewrite.commit();
         counts.rewritten += files;

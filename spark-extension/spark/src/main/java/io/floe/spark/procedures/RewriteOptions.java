@@ -1,5 +1,6 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.metadata.TableProperties;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,7 +60,8 @@ record RewriteOptions(long targetFileSize, long minFileSize, long maxFileSize, i
   }
 
   private static long tableTargetSize(Map<String, String> tableProperties, String describe) {
-    String value = tableProperties.getOrDefault("write.target-file-size-bytes", Long.toString(512L << 20));
+    String value = tableProperties.getOrDefault(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+        Long.toString(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT));
     try {
       long parsed = Long.parseLong(value.trim());
       if (parsed > 0) {

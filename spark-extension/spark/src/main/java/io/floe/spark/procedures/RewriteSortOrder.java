@@ -4,24 +4,44 @@ import io.floe.format.metadata.NullOrder;
 import io.floe.format.metadata.SortDirection;
 import io.floe.format.metadata.SortField;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.types.Schema;
+import io.floe.format.types.Type;
+import io.floe.format.types.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute$;
 import org.apache.spark.sql.functions;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The sort of the {@code sort} strategy as Spark columns: the {@code sort_order} argument
  * ({@code 'id DESC NULLS LAST, name'}: columns, each optionally ASC or DESC and NULLS FIRST or
  * NULLS LAST; ASC sorts nulls first and DESC last by default), or else the table's sort order.
+ * Every column of {@code sort_order} must exist in the table before any file is read; {@code zorder(...)}
+ * and transforms are refused as unsupported.
  */
 final class RewriteSortOrder {
   private RewriteSortOrder() {}
 
-  static List<Column> parse(String text, String describe) {
+  private static final Pattern ZORDER = Pattern.compile("(?i)^\\s*zorder\\s*\\(.*");
+
+  /** The columns of {@code text}, each checked against {@code schema}. */
+  static List<Column> parse(String text, Schema schema, String describe) {
+    if (ZORDER.matcher(text).matches()) {
+      throw new IllegalArgumentException(describe + ": sort_order '" + text.trim() + "' asks for a z-order, which "
+          + "Floe does not support; sort by columns instead, e.g. sort_order => 'a, b'");
+    }
     List<Column> out = new ArrayList<>();
     for (String item : splitTopLevel(text, describe)) {
       List<String> words = words(item.trim(), describe);
+      if (!words.isEmpty() && words.get(0).indexOf('(') >= 0 && !words.get(0).startsWith("`")) {
+        throw new IllegalArgumentException(describe + ": invalid sort_order term '" + item.trim()
+            + "': sorting by a transform or expression is not supported; name table columns");
+      }
       if (words.isEmpty() || words.size() > 4) {
         throw new IllegalArgumentException(describe + ": invalid sort_order term '" + item.trim()
             + "' (expected: column [ASC|DESC] [NULLS FIRST|NULLS LAST])");
@@ -41,9 +61,39 @@ final class RewriteSortOrder {
         throw new IllegalArgumentException(describe + ": invalid sort_order term '" + item.trim()
             + "' (expected: column [ASC|DESC] [NULLS FIRST|NULLS LAST])");
       }
+      checkColumn(schema, words.get(0), describe);
       out.add(column(words.get(0), desc, nullsFirst == null ? !desc : nullsFirst));
     }
     return out;
+  }
+
+  /** Resolves {@code name} ({@code a}, {@code a.b}, {@code `a.b`}) as Spark would, ignoring case. */
+  private static void checkColumn(Schema schema, String name, String describe) {
+    List<String> parts;
+    try {
+      parts = CollectionConverters.asJava(UnresolvedAttribute$.MODULE$.parseAttributeName(name));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(describe + ": invalid column name '" + name + "' in sort_order", e);
+    }
+    Types.StructType struct = schema.asStruct();
+    for (int i = 0; i < parts.size(); i++) {
+      Types.NestedField found = null;
+      for (Types.NestedField f : struct.fields()) {
+        if (f.name().equalsIgnoreCase(parts.get(i))) {
+          found = f;
+          break;
+        }
+      }
+      boolean last = i == parts.size() - 1;
+      if (found == null || (!last && found.type().typeId() != Type.TypeID.STRUCT)) {
+        throw new IllegalArgumentException(describe + ": sort_order column " + name + " does not exist; the "
+            + "table's columns are " + schema.columns().stream().map(Types.NestedField::name)
+                .collect(Collectors.joining(", ")));
+      }
+      if (!last) {
+        struct = found.type().asStructType();
+      }
+    }
   }
 
   /** The table's sort order; identity fields only (other transforms need an explicit sort_order). */

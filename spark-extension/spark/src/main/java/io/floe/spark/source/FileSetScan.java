@@ -63,6 +63,7 @@ final class FileSetScan implements Scan, Batch {
     SerializableConfiguration conf = new SerializableConfiguration(spark.sessionState().newHadoopConf());
     return new FloeCombinedReaderFactory(new FloeReaderFactory(
         SparkSchemas.withFieldIds(table.readSchema(), requested),
-        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize));
+        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize, table.name(),
+        table.snapshot() == null ? null : table.snapshot().snapshotId()));
   }
 }

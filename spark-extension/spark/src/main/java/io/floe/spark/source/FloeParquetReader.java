@@ -2,10 +2,12 @@ package io.floe.spark.source;
 
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.spark.SparkSchemas;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -69,6 +71,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private final BatchProjection projection;
   private final boolean requireFileColumns;
   private final AutoCloseable onClose;
+  private final Function<FileNotFoundException, ? extends IOException> onMissingFile;
   private VectorizedParquetRecordReader reader;
   private long nextPosition;
   private ColumnarBatch current;
@@ -82,6 +85,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     this.batchSize = builder.batchSize;
     this.requireFileColumns = builder.requireFileColumns;
     this.onClose = builder.onClose;
+    this.onMissingFile = builder.onMissingFile;
     this.projection = new BatchProjection(builder.readSchema, location, builder.constants, batchSize,
         builder.deletedPositions, builder.isDeleted, builder.equalityColumns, builder.equalitySets);
   }
@@ -97,7 +101,11 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
       return false;
     }
     if (reader == null) {
-      open();
+      try {
+        open();
+      } catch (FileNotFoundException e) {
+        throw onMissingFile != null ? onMissingFile.apply(e) : e;
+      }
     }
     while (reader.nextBatch()) {
       ColumnarBatch raw = reader.resultBatch();
@@ -238,6 +246,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     private List<EqualityDeleteSet> equalitySets = List.of();
     private boolean requireFileColumns = false;
     private AutoCloseable onClose;
+    private Function<FileNotFoundException, ? extends IOException> onMissingFile;
     private final Map<String, Object> constants = new LinkedHashMap<>();
 
     private Builder(String location) {
@@ -316,6 +325,12 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     /** Closed with the reader, e.g. delete data held for it. */
     Builder onClose(AutoCloseable resource) {
       this.onClose = resource;
+      return this;
+    }
+
+    /** Turns the error of a file that does not exist into the one to throw, e.g. naming the table. */
+    Builder onMissingFile(Function<FileNotFoundException, ? extends IOException> translate) {
+      this.onMissingFile = translate;
       return this;
     }
 

@@ -2,6 +2,9 @@ package io.floe.spark.source;
 
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.spark.FloeTable;
+import io.floe.spark.SparkExceptions;
+import java.io.FileNotFoundException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -21,12 +24,20 @@ final class FloeReaderFactory implements PartitionReaderFactory {
   private final StructType readSchema;
   private final Broadcast<SerializableConfiguration> conf;
   private final int batchSize;
+  private final String tableName;
+  private final Long snapshotId;
 
-  /** {@code conf} is broadcast: each executor deserializes it once, not every task. */
-  FloeReaderFactory(StructType readSchema, Broadcast<SerializableConfiguration> conf, int batchSize) {
+  /**
+   * {@code conf} is broadcast: each executor deserializes it once, not every task. {@code tableName}
+   * and {@code snapshotId} (null when the table has none) name what is read when a file is missing.
+   */
+  FloeReaderFactory(StructType readSchema, Broadcast<SerializableConfiguration> conf, int batchSize,
+      String tableName, Long snapshotId) {
     this.readSchema = readSchema;
     this.conf = conf;
     this.batchSize = batchSize;
+    this.tableName = tableName;
+    this.snapshotId = snapshotId;
   }
 
   /** The deletes of a task reading {@code files}, loaded on demand and shared by its files. */
@@ -45,7 +56,8 @@ final class FloeReaderFactory implements PartitionReaderFactory {
     FloeParquetReader.Builder builder = FloeParquetReader.read(file.path())
         .project(readSchema)
         .conf(conf.value().value())
-        .batchSize(batchSize);
+        .batchSize(batchSize)
+        .onMissingFile(e -> SparkExceptions.missingFile("data file", tableName, snapshotId, file.path(), e));
     for (StructField field : readSchema.fields()) {
       if (field.metadata().contains(FloeParquetReader.METADATA_COLUMN_KEY)) {
         if (FloeTable.SPEC_ID_COLUMN.equals(field.name())) {
@@ -69,6 +81,12 @@ final class FloeReaderFactory implements PartitionReaderFactory {
         if (owned) {
           loader.close();
         }
+        FileNotFoundException missing = SparkExceptions.findMissingFile(e);
+        if (missing != null) {
+          FileNotFoundException named = SparkExceptions.missingFile("delete file", tableName, snapshotId,
+              deletePath(file, missing), missing);
+          throw new UncheckedIOException(named.getMessage(), named);
+        }
         throw e;
       }
       if (owned) {
@@ -76,6 +94,18 @@ final class FloeReaderFactory implements PartitionReaderFactory {
       }
     }
     return builder;
+  }
+
+  /** The delete file of {@code file} that {@code missing} names, or all of them when none matches. */
+  private static String deletePath(FloeInputPartition file, FileNotFoundException missing) {
+    String message = String.valueOf(missing.getMessage());
+    List<String> paths = file.deletes().stream().map(d -> d.path()).toList();
+    return paths.stream().filter(p -> message.contains(stripScheme(p))).findFirst()
+        .orElse(String.join(" or ", paths));
+  }
+
+  private static String stripScheme(String path) {
+    return path.replaceFirst("^[A-Za-z][A-Za-z0-9+.-]*:/*", "/");
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
 import io.floe.format.expr.InclusiveMetricsEvaluator;
 import io.floe.format.expr.Projections;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.FileScanTask;
@@ -291,9 +292,9 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
       return tasks.stream().map(t -> FloeInputPartition.of(t, partitionRow(t))).toArray(InputPartition[]::new);
     }
     SparkSession spark = SparkSession.active();
-    long maxSize = sizeSetting("split-size", "read.split.target-size",
+    long maxSize = sizeSetting("split-size", TableProperties.SPLIT_SIZE,
         spark.conf().get("spark.sql.files.maxPartitionBytes", "134217728"));
-    long openCost = sizeSetting("file-open-cost", "read.split.open-file-cost",
+    long openCost = sizeSetting("file-open-cost", TableProperties.SPLIT_OPEN_FILE_COST,
         spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
     long total = 0;
     for (FileScanTask t : tasks) {
@@ -390,7 +391,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
         spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096")));
     SerializableConfiguration conf = new SerializableConfiguration(spark.sessionState().newHadoopConf());
     return new FloeCombinedReaderFactory(new FloeReaderFactory(withIds,
-        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize));
+        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize, table.name(), snapshotId()));
   }
 
   /**

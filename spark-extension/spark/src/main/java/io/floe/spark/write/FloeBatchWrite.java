@@ -6,8 +6,10 @@ import io.floe.format.commit.IsolationLevel;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.expr.Expression;
+import io.floe.format.io.WriteMarkers;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.spark.source.QueryReads;
@@ -78,18 +80,20 @@ class FloeBatchWrite implements BatchWrite {
   }
 
   static String dataLocation(TableMetadata metadata) {
-    String custom = metadata.properties().get("write.data.path");
+    String custom = metadata.properties().get(TableProperties.WRITE_DATA_PATH);
     return custom != null ? custom : metadata.location() + "/data";
   }
 
   /**
-   * A marker that exists while a write's tasks may still report files. {@link #abort} deletes it
-   * first and then deletes every file of the write it can find, so a task that finishes after the
-   * job failed either wrote its files before that sweep, or sees the marker gone and deletes its
-   * files itself (see {@link FloeDataWriter#commit}). The leading underscore hides it from readers.
+   * A marker ({@link WriteMarkers}) that exists from before the first task starts until the write's
+   * snapshot is published or the write gave up: while it exists, orphan removal keeps every file
+   * named with the write's operation id. {@link #abort} deletes it first and then deletes every
+   * file of the write it can find, so a task that finishes after the job failed either wrote its
+   * files before that sweep, or sees the marker gone and deletes its files itself (see {@link
+   * FloeDataWriter#commit}). The leading underscore hides it from readers.
    */
   static String writeMarker(String dataLocation, String operationId) {
-    return dataLocation + "/_floe-writing-" + operationId;
+    return WriteMarkers.location(dataLocation, operationId);
   }
 
   /** Creates the marker of {@link #writeMarker}; before any task of the write starts. */
@@ -127,21 +131,26 @@ class FloeBatchWrite implements BatchWrite {
 
   @Override
   public void commit(WriterCommitMessage[] messages) {
-    deleteFiles(List.of(writeMarker(dataLocation(base), operationId)), conf.value()); // every task has finished
-    List<DataFile> files = collect(messages);
-    SnapshotProducer producer = newProducer(files);
-    if (producer == null) {
-      return; // nothing changes: no snapshot
-    }
-    producer.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
+    // every task has finished; the marker stays until the snapshot is published, for orphan removal
     try {
-      target.commit(producer, base);
-    } catch (CommitStateUnknownException e) {
-      commitStateUnknown = true; // Spark calls abort() next: it must not delete files the table may now hold
-      throw e;
-    } catch (RuntimeException e) {
-      deleteFiles(files.stream().map(DataFile::path).toList(), conf.value());
-      throw e;
+      List<DataFile> files = collect(messages);
+      SnapshotProducer producer = newProducer(files);
+      if (producer == null) {
+        return; // nothing changes: no snapshot
+      }
+      producer.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
+      producer.validateAddedFilesExist();
+      try {
+        target.commit(producer, base);
+      } catch (CommitStateUnknownException e) {
+        commitStateUnknown = true; // Spark calls abort() next: it must not delete files the table may now hold
+        throw e;
+      } catch (RuntimeException e) {
+        deleteFiles(files.stream().map(DataFile::path).toList(), conf.value());
+        throw e;
+      }
+    } finally {
+      deleteFiles(List.of(writeMarker(dataLocation(base), operationId)), conf.value());
     }
   }
 
@@ -158,7 +167,7 @@ class FloeBatchWrite implements BatchWrite {
       return;
     }
     List<QueryReads.Read> reads = QueryReads.readsOf(SparkSession.active().sparkContext(), target.name());
-    if (reads.isEmpty() || IsolationLevel.fromProperties(base.properties(), "write.merge.isolation-level",
+    if (reads.isEmpty() || IsolationLevel.fromProperties(base.properties(), TableProperties.MERGE_ISOLATION_LEVEL,
         target.name()) != IsolationLevel.SERIALIZABLE) {
       return;
     }

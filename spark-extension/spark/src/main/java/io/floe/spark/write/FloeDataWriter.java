@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
@@ -79,7 +80,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     this.dataLocation = dataLocation;
     this.conf = conf;
     this.properties = properties;
-    this.targetFileSize = Long.parseLong(properties.getOrDefault("write.target-file-size-bytes", "536870912"));
+    this.targetFileSize = TableProperties.longValue(properties, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES);
     this.fileNamePrefix = String.format("%05d-%d-%s-", partitionId, taskId, operationId);
     this.operationId = operationId;
     this.fanout = fanout;

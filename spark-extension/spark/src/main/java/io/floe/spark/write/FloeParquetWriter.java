@@ -1,6 +1,7 @@
 package io.floe.spark.write;
 
 import io.floe.format.manifest.Metrics;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.types.Schema;
 import java.io.Closeable;
 import java.io.IOException;
@@ -45,12 +46,12 @@ import org.apache.spark.sql.types.StructType;
  * checksum side files); other schemes through Hadoop's FileSystem.
  */
 public final class FloeParquetWriter implements Closeable {
-  public static final String COMPRESSION_CODEC = "write.parquet.compression-codec";
-  public static final String COMPRESSION_LEVEL = "write.parquet.compression-level";
-  public static final String ROW_GROUP_SIZE_BYTES = "write.parquet.row-group-size-bytes";
-  public static final String PAGE_SIZE_BYTES = "write.parquet.page-size-bytes";
-  public static final String PAGE_ROW_LIMIT = "write.parquet.page-row-limit";
-  public static final String DICT_SIZE_BYTES = "write.parquet.dict-size-bytes";
+  public static final String COMPRESSION_CODEC = TableProperties.PARQUET_COMPRESSION;
+  public static final String COMPRESSION_LEVEL = TableProperties.PARQUET_COMPRESSION_LEVEL;
+  public static final String ROW_GROUP_SIZE_BYTES = TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES;
+  public static final String PAGE_SIZE_BYTES = TableProperties.PARQUET_PAGE_SIZE_BYTES;
+  public static final String PAGE_ROW_LIMIT = TableProperties.PARQUET_PAGE_ROW_LIMIT;
+  public static final String DICT_SIZE_BYTES = TableProperties.PARQUET_DICT_SIZE_BYTES;
 
   private static final String DEFAULT_CODEC = "zstd";
   private static final long DEFAULT_ROW_GROUP_SIZE = 128L * 1024 * 1024;

@@ -33,6 +33,8 @@ public final class FloeRowLevelOperationBuilder implements RowLevelOperationBuil
     }
     Map<String, String> props = table.metadata().properties();
     String command = info.command().name().toLowerCase(Locale.ROOT);
+    WriteChecks.check(command.equals("update") ? "UPDATE" : command.equals("merge") ? "MERGE INTO" : "DELETE FROM",
+        table.name(), table.metadata());
     IsolationLevel isolation = IsolationLevel.fromProperties(props, "write." + command + ".isolation-level",
         table.name());
     return isMergeOnRead(props, "write." + command + ".mode")

@@ -4,6 +4,7 @@ import io.floe.format.expr.Expression;
 import io.floe.format.metadata.NullOrder;
 import io.floe.format.metadata.SortField;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.Transform;
 import io.floe.format.types.Schema;
@@ -33,6 +34,7 @@ import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -54,17 +56,19 @@ import org.apache.spark.util.SerializableConfiguration;
  * {@code truncate(4, s)}), which Spark evaluates through the catalog's functions. When the catalog
  * does not provide the function of a transform, that field falls back to its source column:
  * clustering by the column still puts each partition in one task, but sorting by it does not
- * group bucket partitions. Shuffled writes ask adaptive execution for tasks of about the target
- * file size (see {@link #advisoryPartitionSizeInBytes}), so it neither splits a partition's rows
- * across tasks nor leaves many tiny ones.
+ * group bucket partitions. Shuffled writes ask adaptive execution for tasks of about twice the
+ * target file size, and no less than Spark's own advisory size (see
+ * {@link #advisoryPartitionSizeInBytes}), so it neither splits a partition's rows across tasks
+ * below that size nor leaves many tiny ones.
  */
 class FloeWrite implements Write, RequiresDistributionAndOrdering {
-  static final String DISTRIBUTION_MODE = "write.distribution-mode";
+  static final String DISTRIBUTION_MODE = TableProperties.WRITE_DISTRIBUTION_MODE;
   static final String DISTRIBUTION_MODE_OPTION = "distribution-mode";
-  static final String ADVISORY_PARTITION_SIZE = "write.spark.advisory-partition-size-bytes";
+  static final String ADVISORY_PARTITION_SIZE = TableProperties.SPARK_ADVISORY_PARTITION_SIZE;
   static final String ADVISORY_PARTITION_SIZE_OPTION = "advisory-partition-size";
-  static final String TARGET_FILE_SIZE = "write.target-file-size-bytes";
-  static final long DEFAULT_TARGET_FILE_SIZE = 512L * 1024 * 1024;
+  static final String TARGET_FILE_SIZE = TableProperties.WRITE_TARGET_FILE_SIZE_BYTES;
+  /** Shuffled rows (lz4 by default) over the same rows in zstd Parquet, roughly; Iceberg assumes the same. */
+  private static final long SHUFFLE_TO_PARQUET_RATIO = 2;
   private static final Pattern WITH_PARAM = Pattern.compile("(\\w+)\\[(\\d+)\\]");
 
   protected final FloeWriteTarget target;
@@ -93,7 +97,8 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
     String value = info.options().get(DISTRIBUTION_MODE_OPTION);
     String source = "write option " + DISTRIBUTION_MODE_OPTION;
     if (value == null) {
-      value = target.metadata().properties().getOrDefault(DISTRIBUTION_MODE, "hash");
+      value = target.metadata().properties().getOrDefault(DISTRIBUTION_MODE,
+          TableProperties.WRITE_DISTRIBUTION_MODE_DEFAULT);
       source = "table property " + DISTRIBUTION_MODE;
     }
     switch (value.trim().toLowerCase(Locale.ROOT)) {
@@ -294,9 +299,13 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   /**
    * How much shuffled data one write task should get: the write option
    * {@code advisory-partition-size}, the table property
-   * {@code write.spark.advisory-partition-size-bytes}, or the target data file size
-   * ({@code write.target-file-size-bytes}, 512 MB). Adaptive execution then neither splits a
-   * partition's rows across tasks (more files) below that size nor leaves many tiny tasks.
+   * {@code write.spark.advisory-partition-size-bytes}, or else twice the target data file size
+   * ({@code write.target-file-size-bytes}, 512 MB) and at least Spark's own
+   * {@code spark.sql.adaptive.advisoryPartitionSizeInBytes} (64 MB), as Iceberg's writes do.
+   * Adaptive execution splits a shuffle partition larger than this into several tasks, each
+   * writing its own file of every partition it holds: shuffled rows take about twice their size in
+   * Parquet, and with a small target file size an advisory size of the target alone split nearly
+   * every partition into files far below the target.
    */
   @Override
   public long advisoryPartitionSizeInBytes() {
@@ -312,13 +321,18 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
       value = props.get(ADVISORY_PARTITION_SIZE);
       source = "table property " + ADVISORY_PARTITION_SIZE;
     }
-    if (value == null) {
-      value = props.getOrDefault(TARGET_FILE_SIZE, Long.toString(DEFAULT_TARGET_FILE_SIZE));
+    boolean fromTargetSize = value == null;
+    if (fromTargetSize) {
+      value = props.getOrDefault(TARGET_FILE_SIZE, Long.toString(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT));
       source = "table property " + TARGET_FILE_SIZE;
     }
     try {
       long size = Long.parseLong(value.trim());
-      if (size > 0) {
+      if (size > 0 && fromTargetSize) {
+        long sparkAdvisory = ((Number) SQLConf.get().getConf(SQLConf.ADVISORY_PARTITION_SIZE_IN_BYTES())).longValue();
+        return Math.max(size > Long.MAX_VALUE / SHUFFLE_TO_PARQUET_RATIO ? Long.MAX_VALUE
+            : size * SHUFFLE_TO_PARQUET_RATIO, sparkAdvisory);
+      } else if (size > 0) {
         return size;
       }
     } catch (NumberFormatException e) {

@@ -106,8 +106,11 @@ public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOver
   @Override
   public Write build() {
     if (FileSetWrite.isRequested(info) && mode == FloeBatchWrite.Mode.APPEND) {
+      WriteChecks.checkFormatVersion("rewrite", target.name(), target.metadata());
       return new FileSetWrite(target, info); // a rewrite_data_files file group: staged, not committed
     }
+    WriteChecks.check(mode == FloeBatchWrite.Mode.APPEND ? "write to" : "overwrite", target.name(),
+        target.metadata());
     return new FloeWrite(target, info, mode, overwriteFilter);
   }
 }

@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.metadata.TableProperties;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -13,8 +14,8 @@ import java.util.regex.Pattern;
  * strings cut to N code points and binary to N bytes) or {@code full} (counts plus exact bounds).
  */
 final class MetricsModes {
-  static final String DEFAULT_MODE = "write.metadata.metrics.default";
-  static final String COLUMN_MODE_PREFIX = "write.metadata.metrics.column.";
+  static final String DEFAULT_MODE = TableProperties.DEFAULT_WRITE_METRICS_MODE;
+  static final String COLUMN_MODE_PREFIX = TableProperties.METRICS_MODE_COLUMN_PREFIX;
   private static final Mode TRUNCATE_16 = new Mode(Kind.TRUNCATE, 16);
   private static final Pattern TRUNCATE = Pattern.compile("truncate\\((\\d+)\\)");
 

@@ -75,7 +75,15 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
 
   @Override
   public void commit(WriterCommitMessage[] messages) {
-    FloeBatchWrite.deleteFiles(List.of(FloeBatchWrite.writeMarker(dataLocation, operationId)), conf.value());
+    // the marker stays until the snapshot is published: orphan removal keeps the files it names
+    try {
+      commitFiles(messages);
+    } finally {
+      FloeBatchWrite.deleteFiles(List.of(FloeBatchWrite.writeMarker(dataLocation, operationId)), conf.value());
+    }
+  }
+
+  private void commitFiles(WriterCommitMessage[] messages) {
     List<DataFile> inserted = new ArrayList<>();
     Map<String, RoaringPositionBitmap> deleted = new HashMap<>();
     for (WriterCommitMessage message : messages) {
@@ -102,6 +110,7 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
       deletes.added().forEach(delta::addDeletes);
       deletes.replaced().forEach(delta::removeDeletes);
       delta.validateDataFilesExist(deleted.keySet());
+      delta.validateAddedFilesExist();
       FloeRowLevelOperation.validateAgainst(delta, scan, isolation);
       delta.set("spark.app.id", SparkSession.active().sparkContext().applicationId());
       delta.commit();

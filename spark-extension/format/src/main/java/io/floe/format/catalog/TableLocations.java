@@ -1,0 +1,250 @@
+package io.floe.format.catalog;
+
+import io.floe.format.io.FileIO;
+import io.floe.format.io.Locations;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableMetadataParser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One table per location. Orphan removal, snapshot expiry and {@code DROP TABLE ... PURGE} delete
+ * what a table's location holds and its metadata does not reach, so a location shared with another
+ * table, a namespace or unrelated files loses them. {@link #checkNewTable} refuses such a location
+ * when a table is created or replaced; {@link #checkSoleOwner} and {@link #checkNoForeignMetadata}
+ * make the destructive operations refuse to run where another table's metadata is found.
+ */
+public final class TableLocations {
+  private static final String METADATA_SUFFIX = ".metadata.json";
+  private static final Pattern VERSION_FILE = Pattern.compile("v(\\d+)\\.metadata\\.json");
+  /** Folders visited at most when looking for a first file below a new location. */
+  private static final int MAX_FOLDERS_VISITED = 10_000;
+
+  private TableLocations() {}
+
+  /**
+   * Checks the location of a table about to be created ({@code replacedLocation} null) or replaced
+   * (the replaced table's current location): throws {@link CatalogErrors#locationInUse} when it
+   * contains the warehouse, lies inside the warehouse other than at {@code defaultLocation}, lies
+   * inside another table's location, or already holds a table's metadata or any file. A
+   * replacement may keep the replaced table's own location or take its default one.
+   */
+  public static void checkNewTable(FileIO io, String warehouse, String defaultLocation, String location, String table,
+      String replacedLocation) {
+    String canonical = Locations.canonical(location);
+    if (canonical == null) {
+      throw CatalogErrors.locationInUse(table, location, "it is not a usable location (unparseable, or a '.' or "
+          + "'..' segment)");
+    }
+    if (replacedLocation != null && (same(location, replacedLocation) || same(location, defaultLocation))) {
+      return; // the replaced table's own folders
+    }
+    if (same(location, warehouse) || Locations.isInside(location, warehouse)) {
+      throw CatalogErrors.locationInUse(table, location, "it contains the catalog's warehouse " + warehouse
+          + " (every namespace and table of the catalog)");
+    }
+    try {
+      if (holdsTableMetadata(io, location)) {
+        throw CatalogErrors.locationInUse(table, location, "it already holds the metadata of "
+            + owner(io, warehouse, location));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check location " + location + " of new table " + table, e);
+    }
+    if (Locations.isInside(warehouse, location) && !same(location, defaultLocation)) {
+      throw CatalogErrors.locationInUse(table, location, "it is inside the catalog's warehouse " + warehouse
+          + ", whose folders belong to namespaces and tables (" + owner(io, warehouse, location)
+          + "); the table's own folder there is " + defaultLocation);
+    }
+    try {
+      for (String dir = parent(canonical); dir != null; dir = parent(dir)) {
+        if (holdsTableMetadata(io, dir)) {
+          throw CatalogErrors.locationInUse(table, location, "it is inside the location " + dir + " of "
+              + owner(io, warehouse, dir));
+        }
+      }
+      if (!io.exists(location)) {
+        return;
+      }
+      String file = firstFile(io, location);
+      if (file != null) {
+        throw CatalogErrors.locationInUse(table, location, "it already holds files, e.g. " + file
+            + " (the data of another table, or files of your own)");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check location " + location + " of new table " + table, e);
+    }
+  }
+
+  /**
+   * Before {@code action} deletes files of a table: when the table's location is not the folder of
+   * its own metadata ({@code metadataRoot}), its {@code metadata/} must not hold the metadata of a
+   * table with another UUID. Throws {@link CatalogErrors#locationShared} naming the file and both UUIDs.
+   */
+  public static void checkSoleOwner(FileIO io, TableMetadata metadata, String metadataRoot, String table,
+      String action) {
+    String location = metadata.location();
+    if (location == null || same(location, metadataRoot)) {
+      return;
+    }
+    String dir = location + "/metadata";
+    try {
+      if (!io.exists(dir)) {
+        return;
+      }
+      String newest = null;
+      for (String name : io.listFileNames(dir)) {
+        if (name.endsWith(METADATA_SUFFIX)) {
+          newest = newest == null ? dir + "/" + name : newer(newest, dir + "/" + name);
+        }
+      }
+      if (newest != null) {
+        checkUuids(io, metadata, List.of(newest), table, action);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + dir + " before running " + action + " table " + table, e);
+    }
+  }
+
+  /**
+   * Before orphan removal deletes listed files: no listed {@code *.metadata.json} outside the
+   * table's own metadata folder may belong to a table with another UUID (a table nested in this
+   * table's location, or sharing it). One file per folder is read.
+   */
+  public static void checkNoForeignMetadata(FileIO io, TableMetadata metadata, String metadataRoot,
+      Collection<String> listed, String table, String action) {
+    String own = metadataRoot + "/metadata";
+    Map<String, String> newestByFolder = new TreeMap<>();
+    for (String file : listed) {
+      String name = file.substring(file.lastIndexOf('/') + 1);
+      if (!name.endsWith(METADATA_SUFFIX) || name.startsWith(".") || name.startsWith("_")) {
+        continue;
+      }
+      String folder = file.substring(0, file.lastIndexOf('/'));
+      if (!same(folder, own)) {
+        newestByFolder.merge(folder, file, TableLocations::newer);
+      }
+    }
+    checkUuids(io, metadata, newestByFolder.values(), table, action);
+  }
+
+  private static void checkUuids(FileIO io, TableMetadata metadata, Collection<String> files, String table,
+      String action) {
+    for (String file : files) {
+      String other;
+      try {
+        other = TableMetadataParser.read(io, file).uuid();
+      } catch (RuntimeException e) {
+        other = "unknown: the file cannot be read (" + e.getMessage() + ")";
+      }
+      if (other == null || !Objects.equals(other, metadata.uuid())) {
+        throw CatalogErrors.locationShared(action, table, metadata.location(), file, metadata.uuid(), other);
+      }
+    }
+  }
+
+  /** Of two metadata files, the newer: higher {@code v<N>}, else the later name. */
+  private static String newer(String a, String b) {
+    long va = version(a);
+    long vb = version(b);
+    if (va != vb) {
+      return va > vb ? a : b;
+    }
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  private static long version(String file) {
+    Matcher m = VERSION_FILE.matcher(file.substring(file.lastIndexOf('/') + 1));
+    return m.matches() ? Long.parseLong(m.group(1)) : -1;
+  }
+
+  private static boolean holdsTableMetadata(FileIO io, String dir) throws IOException {
+    if (!io.exists(dir + "/metadata")) {
+      return false;
+    }
+    for (String name : io.listFileNames(dir + "/metadata")) {
+      if (name.endsWith(METADATA_SUFFIX)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** "table db.t (table-uuid ...)" for a folder of the warehouse, or what its metadata says. */
+  private static String owner(FileIO io, String warehouse, String dir) {
+    StringBuilder owner = new StringBuilder();
+    String w = Locations.canonical(warehouse);
+    String d = Locations.canonical(dir);
+    if (w != null && d != null && d.startsWith(w + "/")) {
+      String name = d.substring(w.length() + 1).replace('/', '.');
+      try {
+        owner.append(holdsTableMetadata(io, dir) ? "table " : io.exists(dir) ? "namespace " : "the future table ")
+            .append(name);
+      } catch (IOException e) {
+        owner.append(name);
+      }
+    } else {
+      owner.append("another table");
+    }
+    String uuid = uuidAt(io, dir);
+    if (uuid != null) {
+      owner.append(" (table-uuid ").append(uuid).append(')');
+    }
+    return owner.toString();
+  }
+
+  private static String uuidAt(FileIO io, String dir) {
+    try {
+      String newest = null;
+      for (String name : io.listFileNames(dir + "/metadata")) {
+        if (name.endsWith(METADATA_SUFFIX)) {
+          String file = dir + "/metadata/" + name;
+          newest = newest == null ? file : newer(newest, file);
+        }
+      }
+      return newest == null ? null : TableMetadataParser.read(io, newest).uuid();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** A first non-hidden file below {@code dir}, or null. */
+  private static String firstFile(FileIO io, String dir) throws IOException {
+    Deque<String> folders = new ArrayDeque<>();
+    folders.add(dir);
+    int visited = 0;
+    while (!folders.isEmpty() && visited++ < MAX_FOLDERS_VISITED) {
+      String folder = folders.poll();
+      List<String> files = io.listFileNames(folder);
+      if (!files.isEmpty()) {
+        return folder + "/" + files.get(0);
+      }
+      for (String child : io.listDirectoryNames(folder)) {
+        folders.add(folder + "/" + child);
+      }
+    }
+    return null;
+  }
+
+  /** The parent of a canonical location, or null above the top folder (no table lives at the root). */
+  private static String parent(String canonical) {
+    int slash = canonical.lastIndexOf('/');
+    String parent = slash < 0 ? "" : canonical.substring(0, slash);
+    int pathStart = parent.startsWith("file:") ? "file:".length() : parent.indexOf('/', parent.indexOf("://") + 3);
+    return pathStart < 0 || parent.length() <= pathStart ? null : parent;
+  }
+
+  private static boolean same(String a, String b) {
+    String ca = Locations.canonical(a);
+    return ca != null && ca.equals(Locations.canonical(b));
+  }
+}
