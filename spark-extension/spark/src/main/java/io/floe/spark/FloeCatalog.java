@@ -13,6 +13,7 @@ import io.floe.format.types.Schema;
 import io.floe.spark.functions.FloeFunctions;
 import io.floe.spark.metadata.MetadataTables;
 import io.floe.spark.procedures.FloeProcedures;
+import io.floe.spark.write.PositionDeleteFileRewriter;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -416,7 +417,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   public void renameTable(Identifier from, Identifier to) throws NoSuchTableException, TableAlreadyExistsException {
     Identifier target = withoutCatalogPrefix(to);
     try {
-      catalog.renameTable(toIdentifier(from), toIdentifier(target));
+      catalog.renameTable(toIdentifier(from), toIdentifier(target), new PositionDeleteFileRewriter(hadoopConf));
     } catch (CatalogException e) {
       switch (e.kind()) {
         case NO_SUCH_TABLE:

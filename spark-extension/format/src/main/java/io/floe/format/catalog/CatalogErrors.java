@@ -82,6 +82,36 @@ public final class CatalogErrors {
   }
 
   /**
+   * A rename that failed and was undone: the table keeps its old name, metadata and files, and the
+   * files the attempt wrote are deleted (unless the cause says the commit state is unknown).
+   */
+  public static CatalogException renameFailed(TableIdentifier from, TableIdentifier to, Throwable cause) {
+    Throwable root = cause;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String why = cause.getMessage() + (root == cause || root.getMessage() == null
+        || String.valueOf(cause.getMessage()).contains(root.getMessage()) ? "" : " (" + root.getMessage() + ")");
+    return new CatalogException(CatalogException.Kind.RENAME_FAILED, "Cannot rename table " + from + " to " + to
+        + ": " + why + ". The table keeps its name " + from + " and its data; fix the cause and run the rename"
+        + " again", cause);
+  }
+
+  /** A rename whose commit failed and whose directory could not be moved back. */
+  public static CatalogException renameNotUndone(TableIdentifier from, TableIdentifier to, String newRoot,
+      String oldRoot, Throwable cause) {
+    return new CatalogException(CatalogException.Kind.RENAME_FAILED, "Cannot rename table " + from + " to " + to
+        + ": " + cause.getMessage() + ", and cannot move its directory back from " + newRoot + " to " + oldRoot
+        + ". Move that directory back by hand; table " + from + " is unreadable until then", cause);
+  }
+
+  /** A delete file whose content names data files, and which this rename cannot rewrite. */
+  public static CatalogException cannotRewriteDeleteFile(String table, String deleteFile, String why) {
+    return unsupported("Cannot move position delete file " + deleteFile + " of table " + table
+        + ": it names the table's data files by path, and " + why);
+  }
+
+  /**
    * A table cannot be created at {@code location}: {@code reason} says what is there (another
    * table, a namespace, files) and names the owner when known.
    */

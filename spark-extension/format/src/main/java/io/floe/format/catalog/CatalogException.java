@@ -9,13 +9,20 @@ public final class CatalogException extends RuntimeException {
     /** a table's location is, or would be, shared with another table, a namespace or other files */
     LOCATION_IN_USE,
     /** a table property value of the wrong type or out of range */
-    INVALID_PROPERTY
+    INVALID_PROPERTY,
+    /** a rename failed and was undone (or, when it says so, could not be) */
+    RENAME_FAILED
   }
 
   private final Kind kind;
 
   CatalogException(Kind kind, String message) {
     super(message);
+    this.kind = kind;
+  }
+
+  CatalogException(Kind kind, String message, Throwable cause) {
+    super(message, cause);
     this.kind = kind;
   }
 

@@ -1,8 +1,10 @@
 package io.floe.format.catalog;
 
 import io.floe.format.commit.CommitFailedException;
+import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.MetadataFileCache;
+import io.floe.format.deletes.PositionDeleteRewriter;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.Locations;
 import io.floe.format.metadata.TableMetadata;
@@ -469,38 +471,86 @@ public final class FileSystemCatalog {
   }
 
   /**
-   * Renames a table: its directory moves to the new name, then every path in its metadata is
-   * rewritten (a new metadata version). If rewriting fails, the directory moves back.
+   * Renames a table without an engine to rewrite Parquet: fails, changing nothing, when the table
+   * has Parquet position delete files naming its data files (see
+   * {@link #renameTable(TableIdentifier, TableIdentifier, PositionDeleteRewriter)}).
    */
   public void renameTable(TableIdentifier from, TableIdentifier to) {
-    if (!tableExists(from)) {
-      throw CatalogErrors.noSuchTable(from);
-    }
+    renameTable(from, to, null);
+  }
+
+  /**
+   * Renames a table: its directory moves to the new name and a new metadata version names every
+   * file by its new path. First, with the table still in place, every path of its metadata is
+   * rewritten ({@link TableRelocation}): new manifests and manifest lists, and new copies of the
+   * delete files whose content names data files (Parquet position delete files through
+   * {@code rewriter}, Puffin deletion vectors here). Then the directory moves and the new version
+   * is committed, on condition that nobody committed meanwhile. If anything fails the directory
+   * moves back and the files the attempt wrote are deleted: the table keeps its old name and rows.
+   * Only when the commit's outcome is unknown is nothing moved back or deleted.
+   */
+  public void renameTable(TableIdentifier from, TableIdentifier to, PositionDeleteRewriter rewriter) {
+    FileSystemTableOperations ops = loadTable(from);
     if (!namespaceExists(to.namespace())) {
       throw CatalogErrors.noSuchNamespace(to.namespace());
     }
+    if (tableExists(to)) {
+      throw CatalogErrors.tableExists(to);
+    }
     String oldRoot = tableLocation(from);
     String newRoot = tableLocation(to);
+    TableMetadata base = ops.current();
+    int version = ops.currentVersion();
+    TableRelocation relocation = new TableRelocation(ops, oldRoot, newRoot, rewriter);
+    TableMetadata relocated;
+    try {
+      relocated = relocation.relocate(base);
+    } catch (RuntimeException e) {
+      relocation.deleteWritten(e);
+      throw CatalogErrors.renameFailed(from, to, e);
+    }
     metadataCache.invalidate(oldRoot);
     try {
-      if (tableExists(to) || io.exists(newRoot)) {
+      if (io.exists(newRoot)) {
         throw CatalogErrors.tableExists(to);
       }
       io.renameDirectory(oldRoot, newRoot);
-    } catch (java.nio.file.FileAlreadyExistsException e) {
+    } catch (java.nio.file.FileAlreadyExistsException | CatalogException e) {
+      relocation.deleteWritten(e);
       throw CatalogErrors.tableExists(to);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot rename table " + from + " to " + to, e);
+      relocation.deleteWritten(e);
+      throw CatalogErrors.renameFailed(from, to, e);
     }
+    commitMoved(from, to, version, relocated, relocation);
+  }
+
+  /** Commits the relocated metadata in the moved directory; on failure, moves it back. */
+  private void commitMoved(TableIdentifier from, TableIdentifier to, int version, TableMetadata relocated,
+      TableRelocation relocation) {
+    String oldRoot = tableLocation(from);
+    String newRoot = tableLocation(to);
     try {
-      TableRelocation.relocate(newTableOps(to), oldRoot, newRoot);
+      FileSystemTableOperations moved = newTableOps(to);
+      TableMetadata movedBase = moved.refresh();
+      if (movedBase == null || moved.currentVersion() != version) {
+        throw new CommitFailedException("table " + from + " changed while its files were rewritten (version "
+            + version + ", now " + moved.currentVersion() + ")");
+      }
+      moved.commit(movedBase, relocated);
+    } catch (CommitStateUnknownException e) {
+      throw new CommitStateUnknownException("Cannot tell whether renaming table " + from + " to " + to
+          + " committed; its directory is now " + newRoot + ", and stays there", e);
     } catch (RuntimeException e) {
+      metadataCache.invalidate(newRoot);
       try {
         io.renameDirectory(newRoot, oldRoot);
       } catch (IOException | RuntimeException moveBack) {
         e.addSuppressed(moveBack);
+        throw CatalogErrors.renameNotUndone(from, to, newRoot, oldRoot, e);
       }
-      throw e;
+      relocation.deleteWritten(e);
+      throw CatalogErrors.renameFailed(from, to, e);
     }
   }
 }

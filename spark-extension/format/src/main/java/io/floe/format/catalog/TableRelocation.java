@@ -1,6 +1,7 @@
 package io.floe.format.catalog;
 
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.deletes.PositionDeleteRewriter;
 import io.floe.format.io.FileIO;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestContent;
@@ -9,6 +10,7 @@ import io.floe.format.manifest.ManifestFile;
 import io.floe.format.manifest.ManifestLists;
 import io.floe.format.manifest.ManifestReader;
 import io.floe.format.manifest.ManifestWriter;
+import io.floe.format.metadata.PartitionStatisticsFile;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.StatisticsFile;
 import io.floe.format.metadata.TableMetadata;
@@ -18,103 +20,130 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 /**
- * Rewrites a table's metadata after its directory moved (ALTER TABLE RENAME): every path that
- * started with the old root now starts with the new one. Manifests and manifest lists of every
- * snapshot are rewritten under new names (entry status, snapshot ids and sequence numbers kept),
- * and a new metadata version points at them, so history and time travel survive the rename.
+ * The metadata of a table whose folder is about to move (ALTER TABLE RENAME): every path that lies
+ * below the old root now lies below the new one ({@link RootMove}). Built before the move, from
+ * the files where they are: the manifests and manifest lists of every snapshot are rewritten under
+ * new names (entries keep their status, snapshot ids and sequence numbers), the delete files whose content
+ * names data files are rewritten ({@link DeleteFileRelocation}), and the table location, the
+ * statistics and partition-statistics paths and path-valued properties move. Statistics Puffin
+ * files hold theta sketches and no paths, so they only move. The result's metadata-log is empty
+ * (the old versions name the old paths), so history and time travel survive the rename, with
+ * every snapshot reading the rows it read before.
+ *
+ * <p>New files are written in the old folder under the names they will have after the move, so
+ * the folder move carries them along; {@link #deleteWritten} removes them if the rename fails.
  */
 final class TableRelocation {
+  private final FileSystemTableOperations ops;
   private final FileIO io;
-  private final String oldRoot;
-  private final String newRoot;
+  private final RootMove move;
+  private final PositionDeleteRewriter rewriter;
   private final String rewriteId = UUID.randomUUID().toString();
   private final Map<String, ManifestFile> rewrittenManifests = new HashMap<>();
-  private int manifestCount = 0;
+  private final List<String> written = new ArrayList<>();
+  private DeleteFileRelocation deletes;
 
-  private TableRelocation(FileIO io, String oldRoot, String newRoot) {
-    this.io = io;
-    this.oldRoot = oldRoot;
-    this.newRoot = newRoot;
+  /** {@code ops}: the table under its old root; {@code rewriter} null when no engine rewrites Parquet. */
+  TableRelocation(FileSystemTableOperations ops, String oldRoot, String newRoot, PositionDeleteRewriter rewriter) {
+    this.ops = ops;
+    this.io = ops.io();
+    this.move = new RootMove(oldRoot, newRoot);
+    this.rewriter = rewriter;
   }
 
-  /** Relocates the table whose files moved from {@code oldRoot} to {@code newRoot}; ops reads the new root. */
-  static void relocate(FileSystemTableOperations ops, String oldRoot, String newRoot) {
-    TableMetadata base = ops.refresh();
-    TableRelocation relocation = new TableRelocation(ops.io(), oldRoot, newRoot);
+  /** The metadata to commit once the folder moved; reads and writes files below the old root. */
+  TableMetadata relocate(TableMetadata base) {
+    this.deletes = new DeleteFileRelocation(io, move, ops.tableName(), rewriteId, rewriter, base.properties());
     TableMetadataBuilder builder = TableMetadata.buildFrom(base);
-    if (base.location().equals(oldRoot) || base.location().startsWith(oldRoot + "/")) {
-      builder.setLocation(relocation.move(base.location()));
-    }
+    builder.setLocation(move.apply(base.location()));
+    Map<String, String> properties = new LinkedHashMap<>();
+    base.properties().forEach((key, value) -> {
+      if (move.moves(value)) {
+        properties.put(key, move.apply(value));
+      }
+    });
+    builder.setProperties(properties);
     List<Snapshot> rewritten = new ArrayList<>();
     for (Snapshot s : base.snapshots()) {
-      rewritten.add(relocation.rewriteSnapshot(ops, base, s));
+      rewritten.add(rewriteSnapshot(base, s));
     }
     builder.replaceSnapshots(rewritten);
     for (StatisticsFile stats : base.statisticsFiles()) {
-      builder.setStatistics(new StatisticsFile(stats.snapshotId(), relocation.move(stats.path()),
+      builder.setStatistics(new StatisticsFile(stats.snapshotId(), move.apply(stats.path()),
           stats.fileSizeInBytes(), stats.fileFooterSizeInBytes(), stats.keyMetadata(), stats.blobMetadata()));
     }
+    for (PartitionStatisticsFile stats : base.partitionStatisticsFiles()) {
+      builder.setPartitionStatistics(new PartitionStatisticsFile(stats.snapshotId(), move.apply(stats.path()),
+          stats.fileSizeInBytes()));
+    }
     builder.clearMetadataLog();
-    ops.commit(base, builder.build());
+    return builder.build();
   }
 
-  private String move(String path) {
-    if (oldRoot.equals(path)) {
-      return newRoot;
+  /**
+   * Deletes the files this relocation wrote, best effort; only when no commit of them may have
+   * landed. Failures are added to {@code failure}.
+   */
+  void deleteWritten(Throwable failure) {
+    List<String> all = new ArrayList<>(written);
+    if (deletes != null) {
+      all.addAll(deletes.written());
     }
-    if (path != null && path.startsWith(oldRoot + "/")) {
-      return newRoot + path.substring(oldRoot.length());
-    }
-    return path;
-  }
-
-  private String newMetadataFile(FileSystemTableOperations ops, String suffix) {
-    return ops.metadataFileLocation("relocated-" + rewriteId + "-" + suffix);
-  }
-
-  private Snapshot rewriteSnapshot(FileSystemTableOperations ops, TableMetadata base, Snapshot snapshot) {
-    List<ManifestFile> manifests = ManifestLists.read(io.newInputFile(move(snapshot.manifestListLocation())));
-    List<ManifestFile> out = new ArrayList<>();
-    for (ManifestFile m : manifests) {
-      out.add(rewrittenManifests.computeIfAbsent(m.path(), p -> rewriteManifest(ops, base, m)));
-    }
-    String list = newMetadataFile(ops, "snap-" + snapshot.snapshotId() + ".avro");
-    ManifestLists.write(base.formatVersion(), io.newOutputFile(list), snapshot.snapshotId(), snapshot.parentId(),
-        snapshot.sequenceNumber(), snapshot.firstRowId(), out);
-    return snapshot.withManifestListLocation(list);
-  }
-
-  private ManifestFile rewriteManifest(FileSystemTableOperations ops, TableMetadata base, ManifestFile manifest) {
-    PartitionSpec spec = base.specsById().get(manifest.partitionSpecId());
-    List<ManifestEntry> entries = ManifestReader.read(io.newInputFile(move(manifest.path())), manifest,
-        base.specsById());
-    String location = newMetadataFile(ops, "m" + manifestCount++ + ".avro");
-    ManifestWriter writer = ManifestWriter.write(base.formatVersion(), spec, base.schema(),
-        io.newOutputFile(location), manifest.snapshotId(), manifest.content());
-    for (ManifestEntry e : entries) {
-      DataFile file = DataFile.builder(spec).copy(e.file())
-          .withPath(move(e.file().path()))
-          .withReferencedDataFile(move(e.file().referencedDataFile()))
-          .build();
-      ManifestEntry moved = new ManifestEntry(e.status(), e.snapshotId(), e.dataSequenceNumber(),
-          e.fileSequenceNumber(), file);
-      if (e.status() == ManifestEntry.Status.DELETED) {
-        writer.delete(moved);
-      } else {
-        writer.existing(moved);
+    for (String file : all) {
+      try {
+        io.deleteFile(file);
+      } catch (IOException | RuntimeException e) {
+        failure.addSuppressed(e);
       }
     }
-    try {
-      writer.close();
+  }
+
+  private String newMetadataFile(String suffix) {
+    String location = ops.metadataFileLocation("relocated-" + rewriteId + "-" + suffix);
+    written.add(location);
+    return location;
+  }
+
+  private Snapshot rewriteSnapshot(TableMetadata base, Snapshot snapshot) {
+    List<ManifestFile> manifests = ManifestLists.read(io.newInputFile(snapshot.manifestListLocation()));
+    List<ManifestFile> out = new ArrayList<>();
+    for (ManifestFile m : manifests) {
+      ManifestFile rewritten = rewrittenManifests.get(m.path());
+      if (rewritten == null) {
+        rewritten = rewriteManifest(base, m);
+        rewrittenManifests.put(m.path(), rewritten);
+      }
+      out.add(rewritten);
+    }
+    String list = newMetadataFile("snap-" + snapshot.snapshotId() + ".avro");
+    ManifestLists.write(base.formatVersion(), io.newOutputFile(list), snapshot.snapshotId(), snapshot.parentId(),
+        snapshot.sequenceNumber(), snapshot.firstRowId(), out);
+    return snapshot.withManifestListLocation(move.apply(list));
+  }
+
+  private ManifestFile rewriteManifest(TableMetadata base, ManifestFile manifest) {
+    PartitionSpec spec = base.specsById().get(manifest.partitionSpecId());
+    List<ManifestEntry> entries = ManifestReader.read(io.newInputFile(manifest.path()), manifest,
+        base.specsById());
+    String location = newMetadataFile("m" + rewrittenManifests.size() + ".avro");
+    ManifestWriter writer = ManifestWriter.write(base.formatVersion(), spec, base.schema(),
+        io.newOutputFile(location), manifest.snapshotId(), manifest.content());
+    try (ManifestWriter out = writer) {
+      for (ManifestEntry e : entries) {
+        DataFile file = deletes.relocate(e.file(), spec, e.status() != ManifestEntry.Status.DELETED);
+        out.copy(new ManifestEntry(e.status(), e.snapshotId(), e.dataSequenceNumber(), e.fileSequenceNumber(),
+            file));
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot rewrite manifest " + manifest.path(), e);
     }
-    ManifestFile written = writer.toManifestFile();
+    ManifestFile written = writer.toManifestFile().withPath(move.apply(location));
     return written.withSequenceNumbers(manifest.sequenceNumber(), manifest.minSequenceNumber())
         .withFirstRowId(manifest.content() == ManifestContent.DATA ? manifest.firstRowId() : null);
   }

@@ -147,6 +147,11 @@ public final class ManifestFile {
     return toBuilder().withFirstRowId(id).build();
   }
 
+  /** The same manifest at another location (its copy after a move). */
+  public ManifestFile withPath(String newPath) {
+    return new Builder(newPath).copy(this).build();
+  }
+
   public ManifestFile withSnapshotId(Long id) {
     return toBuilder().withSnapshotId(id).build();
   }

@@ -112,6 +112,15 @@ public final class ManifestWriter implements Closeable {
         entry.file());
   }
 
+  /**
+   * Carries an entry over as it is, status included (ADDED, EXISTING or DELETED), with its snapshot
+   * id and sequence numbers: for a manifest rewritten only to change paths.
+   */
+  public void copy(ManifestEntry entry) {
+    requireSequenceNumber(entry);
+    append(entry.status(), entry.snapshotId(), entry.dataSequenceNumber(), entry.fileSequenceNumber(), entry.file());
+  }
+
   private void requireSequenceNumber(ManifestEntry entry) {
     if (entry.dataSequenceNumber() == null) {
       throw new IllegalArgumentException("Cannot write " + entry.file().path() + " to manifest " + out.location()

@@ -71,6 +71,29 @@ public final class PuffinWriter implements AutoCloseable {
     return metadata;
   }
 
+  /**
+   * Writes {@code storedBytes}, a blob exactly as another Puffin file stores it (compressed with
+   * {@code source}'s codec, never recompressed), with {@code source}'s type, fields, snapshot id,
+   * sequence number and codec and the given properties; returns its footer entry in this file.
+   */
+  public BlobMetadata copy(BlobMetadata source, byte[] storedBytes, Map<String, String> properties) {
+    checkOpen();
+    if (storedBytes.length != source.length()) {
+      throw new IllegalArgumentException("Cannot copy blob " + source.type() + " to " + location + ": "
+          + storedBytes.length + " bytes given, its footer entry says " + source.length());
+    }
+    long offset = position;
+    try {
+      write(storedBytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write blob " + source.type() + " to " + location, e);
+    }
+    BlobMetadata metadata = new BlobMetadata(source.type(), source.inputFields(), source.snapshotId(),
+        source.sequenceNumber(), offset, storedBytes.length, source.compressionCodec(), properties);
+    written.add(metadata);
+    return metadata;
+  }
+
   /** Writes the footer and closes the file. */
   public void finish() {
     checkOpen();

@@ -93,6 +93,15 @@ public final class DeleteLoader {
   }
 
   /**
+   * Every position a Parquet position delete file deletes, by the data file path its rows name
+   * (the whole file, whichever data files it covers): for rewriting it with other paths.
+   */
+  public static Map<String, RoaringPositionBitmap> positionsByDataFile(String positionDeleteFile,
+      Configuration conf) {
+    return PositionDeleteFileReader.readAll(positionDeleteFile, conf, FloeParquetReader.DEFAULT_BATCH_SIZE);
+  }
+
+  /**
    * The deletes of the data files of one task, loaded on demand and shared between its files.
    * Single-threaded, like the task.
    */

@@ -5,7 +5,9 @@ import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.spark.SparkSchemas;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
@@ -51,6 +53,26 @@ final class PositionDeleteFileReader {
    */
   static long read(String deleteFile, Map<UTF8String, RoaringPositionBitmap> targets, Configuration conf,
       int batchSize) {
+    return read(deleteFile, targets::get, conf, batchSize, " (deletes of "
+        + (targets.size() == 1 ? targets.keySet().iterator().next() : targets.size() + " data files") + ")");
+  }
+
+  /** Every row of {@code deleteFile}: the positions it deletes, by data file path. */
+  static Map<String, RoaringPositionBitmap> readAll(String deleteFile, Configuration conf, int batchSize) {
+    Map<UTF8String, RoaringPositionBitmap> all = new HashMap<>();
+    read(deleteFile, path -> all.computeIfAbsent(path, p -> new RoaringPositionBitmap()), conf, batchSize, "");
+    Map<String, RoaringPositionBitmap> out = new HashMap<>();
+    all.forEach((path, positions) -> out.put(path.toString(), positions));
+    return out;
+  }
+
+  /**
+   * Reads {@code deleteFile} once, adding each row's position to the bitmap {@code target} gives
+   * for its {@code file_path} (rows whose bitmap is null are skipped); returns the rows added.
+   * {@code context} follows the file's name in an I/O error.
+   */
+  private static long read(String deleteFile, Function<UTF8String, RoaringPositionBitmap> target,
+      Configuration conf, int batchSize, String context) {
     long matched = 0;
     long row = 0;
     UTF8String lastPath = null;
@@ -70,7 +92,7 @@ final class PositionDeleteFileReader {
           UTF8String path = paths.getUTF8String(i);
           if (lastPath == null || !lastPath.equals(path)) { // rows are sorted by file_path: look up once per run
             lastPath = path.copy();
-            lastTarget = targets.get(lastPath);
+            lastTarget = target.apply(lastPath);
           }
           if (lastTarget != null) {
             long pos = positions.getLong(i);
@@ -84,8 +106,7 @@ final class PositionDeleteFileReader {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read position delete file " + deleteFile + " (deletes of "
-          + (targets.size() == 1 ? targets.keySet().iterator().next() : targets.size() + " data files") + ")", e);
+      throw new UncheckedIOException("Cannot read position delete file " + deleteFile + context, e);
     }
     return matched;
   }

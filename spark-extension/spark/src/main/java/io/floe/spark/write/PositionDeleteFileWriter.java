@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
@@ -46,27 +48,9 @@ final class PositionDeleteFileWriter {
     if (positions.isEmpty()) {
       throw new IllegalArgumentException("Cannot write an empty position delete file for " + dataFile.path());
     }
-    Map<String, String> properties = new HashMap<>(tableProperties);
-    properties.put(MetricsModes.DEFAULT_MODE, "full");
-    properties.put(MetricsModes.COLUMN_MODE_PREFIX + "file_path", "full");
-    properties.put(MetricsModes.COLUMN_MODE_PREFIX + "pos", "full");
-    FloeParquetWriter writer = new FloeParquetWriter(SCHEMA, ROW_TYPE, location, conf, properties);
-    GenericInternalRow row = new GenericInternalRow(new Object[] {UTF8String.fromString(dataFile.path()), 0L});
-    try (FloeParquetWriter out = writer) {
-      IOException[] failure = new IOException[1];
-      positions.forEach(pos -> {
-        if (failure[0] == null) {
-          row.setLong(1, pos);
-          try {
-            out.write(row);
-          } catch (IOException e) {
-            failure[0] = e;
-          }
-        }
-      });
-      if (failure[0] != null) {
-        throw failure[0];
-      }
+    FloeParquetWriter writer;
+    try {
+      writer = write(location, new TreeMap<>(Map.of(dataFile.path(), positions)), conf, tableProperties);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write position delete file " + location + " for " + dataFile.path(), e);
     }
@@ -81,5 +65,39 @@ final class PositionDeleteFileWriter {
         .withSplitOffsets(writer.splitOffsets())
         .withReferencedDataFile(dataFile.path())
         .build();
+  }
+
+  /**
+   * Writes the positions of every data file in {@code positionsByPath} (in path order, then
+   * position order) to a new Parquet file at {@code location}, with the table's Parquet
+   * properties and full metrics; returns the closed writer, which has the file's metrics.
+   */
+  static FloeParquetWriter write(String location, SortedMap<String, RoaringPositionBitmap> positionsByPath,
+      Configuration conf, Map<String, String> tableProperties) throws IOException {
+    Map<String, String> properties = new HashMap<>(tableProperties);
+    properties.put(MetricsModes.DEFAULT_MODE, "full");
+    properties.put(MetricsModes.COLUMN_MODE_PREFIX + "file_path", "full");
+    properties.put(MetricsModes.COLUMN_MODE_PREFIX + "pos", "full");
+    FloeParquetWriter writer = new FloeParquetWriter(SCHEMA, ROW_TYPE, location, conf, properties);
+    try (FloeParquetWriter out = writer) {
+      IOException[] failure = new IOException[1];
+      for (Map.Entry<String, RoaringPositionBitmap> file : positionsByPath.entrySet()) {
+        GenericInternalRow row = new GenericInternalRow(new Object[] {UTF8String.fromString(file.getKey()), 0L});
+        file.getValue().forEach(pos -> {
+          if (failure[0] == null) {
+            row.setLong(1, pos);
+            try {
+              out.write(row);
+            } catch (IOException e) {
+              failure[0] = e;
+            }
+          }
+        });
+        if (failure[0] != null) {
+          throw failure[0];
+        }
+      }
+    }
+    return writer;
   }
 }
