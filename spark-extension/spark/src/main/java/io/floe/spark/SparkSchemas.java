@@ -9,8 +9,8 @@ import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
-import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
@@ -40,9 +40,10 @@ import org.apache.spark.sql.types.VarcharType;
  * {@code fixed[L]} becomes {@code BinaryType}.
  *
  * <p>Spark to Floe (CREATE TABLE): byte and short widen to {@code int}, char/varchar become
- * {@code string} (the catalog refuses them first, see {@link #refuseCharVarchar}), {@code TimestampType} is {@code timestamptz} and {@code TimestampNTZType} is
- * {@code timestamp}. Field ids are placeholders (each struct's fields first, then their children);
- * the table format assigns fresh ids when it creates the table.
+ * {@code string} (the catalog refuses them first, see {@link #refuseCharVarchar}),
+ * {@code TimestampType} is {@code timestamptz} and {@code TimestampNTZType} is {@code timestamp}.
+ * Field ids are placeholders (each struct's fields first, then their children); the table format
+ * assigns fresh ids when it creates the table.
  */
 public final class SparkSchemas {
   /** StructField metadata key holding the Floe field id (a long). */

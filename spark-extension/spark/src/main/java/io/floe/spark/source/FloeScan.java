@@ -391,7 +391,8 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
         spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096")));
     SerializableConfiguration conf = new SerializableConfiguration(spark.sessionState().newHadoopConf());
     return new FloeCombinedReaderFactory(new FloeReaderFactory(withIds,
-        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize, table.name(), snapshotId()));
+        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize, table.name(),
+        snapshotId()));
   }
 
   /**

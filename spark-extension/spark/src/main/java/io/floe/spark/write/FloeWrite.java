@@ -67,7 +67,10 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   static final String ADVISORY_PARTITION_SIZE = TableProperties.SPARK_ADVISORY_PARTITION_SIZE;
   static final String ADVISORY_PARTITION_SIZE_OPTION = "advisory-partition-size";
   static final String TARGET_FILE_SIZE = TableProperties.WRITE_TARGET_FILE_SIZE_BYTES;
-  /** Shuffled rows (lz4 by default) over the same rows in zstd Parquet, roughly; Iceberg assumes the same. */
+  /**
+   * Bytes of shuffled rows (lz4 by default) per byte of the same rows in zstd Parquet: a rough
+   * estimate (Iceberg's Spark writes also scale the file size by such a ratio).
+   */
   private static final long SHUFFLE_TO_PARQUET_RATIO = 2;
   private static final Pattern WITH_PARAM = Pattern.compile("(\\w+)\\[(\\d+)\\]");
 
@@ -329,9 +332,11 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
     try {
       long size = Long.parseLong(value.trim());
       if (size > 0 && fromTargetSize) {
-        long sparkAdvisory = ((Number) SQLConf.get().getConf(SQLConf.ADVISORY_PARTITION_SIZE_IN_BYTES())).longValue();
-        return Math.max(size > Long.MAX_VALUE / SHUFFLE_TO_PARQUET_RATIO ? Long.MAX_VALUE
-            : size * SHUFFLE_TO_PARQUET_RATIO, sparkAdvisory);
+        long sparkAdvisory = ((Number) SQLConf.get().getConf(SQLConf.ADVISORY_PARTITION_SIZE_IN_BYTES()))
+            .longValue();
+        long shuffled = size > Long.MAX_VALUE / SHUFFLE_TO_PARQUET_RATIO ? Long.MAX_VALUE
+            : size * SHUFFLE_TO_PARQUET_RATIO;
+        return Math.max(shuffled, sparkAdvisory);
       } else if (size > 0) {
         return size;
       }
