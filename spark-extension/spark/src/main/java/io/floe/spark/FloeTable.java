@@ -2,6 +2,7 @@ package io.floe.spark;
 
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.SnapshotListing;
+import io.floe.format.io.Locations;
 import io.floe.format.metadata.PastSnapshots;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotRef;
@@ -148,8 +149,8 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     Map<String, String> props = properties();
     props.remove("current-snapshot-id");
     props.remove("format");
-    String own = io.floe.format.io.Locations.canonical(ops.metadataRoot());
-    if (own != null && own.equals(io.floe.format.io.Locations.canonical(metadata.location()))) {
+    String own = Locations.canonical(ops.metadataRoot());
+    if (own != null && own.equals(Locations.canonical(metadata.location()))) {
       props.remove("location");
     }
     return props;

@@ -57,20 +57,16 @@ public final class TableLocations {
         throw CatalogErrors.locationInUse(table, location, "it already holds the metadata of "
             + owner(io, warehouse, location));
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot check location " + location + " of new table " + table, e);
-    }
-    if (Locations.isInside(warehouse, location) && !same(location, defaultLocation)) {
-      throw CatalogErrors.locationInUse(table, location, "it is inside the catalog's warehouse " + warehouse
-          + ", whose folders belong to namespaces and tables (" + owner(io, warehouse, location)
-          + "); the table's own folder there is " + defaultLocation);
-    }
-    try {
       for (String dir = parent(canonical); dir != null; dir = parent(dir)) {
         if (holdsTableMetadata(io, dir)) {
           throw CatalogErrors.locationInUse(table, location, "it is inside the location " + dir + " of "
               + owner(io, warehouse, dir));
         }
+      }
+      if (Locations.isInside(warehouse, location) && !same(location, defaultLocation)) {
+        throw CatalogErrors.locationInUse(table, location, "it is inside the catalog's warehouse " + warehouse
+            + ", whose folders belong to namespaces and tables (" + owner(io, warehouse, location)
+            + "); the table's own folder there is " + defaultLocation);
       }
       if (!io.exists(location)) {
         return;
@@ -179,27 +175,21 @@ public final class TableLocations {
     return false;
   }
 
-  /** "table db.t (table-uuid ...)" for a folder of the warehouse, or what its metadata says. */
+  /**
+   * Who owns a folder: {@code table db.t (table-uuid ...)} for a table's folder in the warehouse,
+   * {@code the folder of db.x} for another warehouse folder, {@code another table (table-uuid ...)}
+   * outside the warehouse.
+   */
   private static String owner(FileIO io, String warehouse, String dir) {
-    StringBuilder owner = new StringBuilder();
     String w = Locations.canonical(warehouse);
     String d = Locations.canonical(dir);
+    String uuid = uuidAt(io, dir);
+    String suffix = uuid == null ? "" : " (table-uuid " + uuid + ")";
     if (w != null && d != null && d.startsWith(w + "/")) {
       String name = d.substring(w.length() + 1).replace('/', '.');
-      try {
-        owner.append(holdsTableMetadata(io, dir) ? "table " : io.exists(dir) ? "namespace " : "the future table ")
-            .append(name);
-      } catch (IOException e) {
-        owner.append(name);
-      }
-    } else {
-      owner.append("another table");
+      return (uuid != null ? "table " : "the folder of ") + name + suffix;
     }
-    String uuid = uuidAt(io, dir);
-    if (uuid != null) {
-      owner.append(" (table-uuid ").append(uuid).append(')');
-    }
-    return owner.toString();
+    return "another table" + suffix;
   }
 
   private static String uuidAt(FileIO io, String dir) {
