@@ -144,14 +144,30 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     try {
       catalog.checkCanCreateTable(toIdentifier(ident));
     } catch (CatalogException e) {
-      switch (e.kind()) {
-        case TABLE_EXISTS:
-          throw SparkExceptions.tableExists(ident);
-        case NO_SUCH_NAMESPACE:
-          throw SparkExceptions.noSuchNamespace(ident.namespace());
-        default:
-          throw asSparkError(e);
-      }
+      throw rethrow(createError(ident, e));
+    }
+  }
+
+  /** Throws {@code e}: a checked TableAlreadyExists/NoSuchNamespace as declared, anything else unchecked. */
+  private static RuntimeException rethrow(Exception e) throws TableAlreadyExistsException, NoSuchNamespaceException {
+    if (e instanceof TableAlreadyExistsException) {
+      throw (TableAlreadyExistsException) e;
+    }
+    if (e instanceof NoSuchNamespaceException) {
+      throw (NoSuchNamespaceException) e;
+    }
+    throw (RuntimeException) e;
+  }
+
+  /** A format error of CREATE as Spark's own exception where one fits. */
+  private static Exception createError(Identifier ident, CatalogException e) {
+    switch (e.kind()) {
+      case TABLE_EXISTS:
+        return SparkExceptions.tableExists(ident);
+      case NO_SUCH_NAMESPACE:
+        return SparkExceptions.noSuchNamespace(ident.namespace());
+      default:
+        return asSparkError(e);
     }
   }
 
@@ -338,14 +354,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     try {
       return new FloeTable(this, catalog.createTable(id, metadata), null);
     } catch (CatalogException e) {
-      switch (e.kind()) {
-        case TABLE_EXISTS:
-          throw SparkExceptions.tableExists(ident);
-        case NO_SUCH_NAMESPACE:
-          throw SparkExceptions.noSuchNamespace(ident.namespace());
-        default:
-          throw asSparkError(e);
-      }
+      throw rethrow(createError(ident, e));
     }
   }
 
