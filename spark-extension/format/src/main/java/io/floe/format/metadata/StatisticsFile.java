@@ -11,10 +11,10 @@ public final class StatisticsFile {
   private final long fileSizeInBytes;
   private final long fileFooterSizeInBytes;
   private final ByteBuffer keyMetadata;
-  private final List<BlobMetadata> blobMetadata;
+  private final List<StatisticsBlobMetadata> blobMetadata;
 
   public StatisticsFile(long snapshotId, String path, long fileSizeInBytes, long fileFooterSizeInBytes,
-      ByteBuffer keyMetadata, List<BlobMetadata> blobMetadata) {
+      ByteBuffer keyMetadata, List<StatisticsBlobMetadata> blobMetadata) {
     this.snapshotId = snapshotId;
     this.path = Objects.requireNonNull(path, "Statistics file path is null");
     this.fileSizeInBytes = fileSizeInBytes;
@@ -44,7 +44,7 @@ public final class StatisticsFile {
     return keyMetadata == null ? null : keyMetadata.duplicate();
   }
 
-  public List<BlobMetadata> blobMetadata() {
+  public List<StatisticsBlobMetadata> blobMetadata() {
     return blobMetadata;
   }
 

@@ -36,14 +36,14 @@ public final class StatisticsFileParser {
       gen.writeStringField(KEY_METADATA, Base64.getEncoder().encodeToString(bytes));
     }
     gen.writeArrayFieldStart(BLOB_METADATA);
-    for (BlobMetadata blob : file.blobMetadata()) {
+    for (StatisticsBlobMetadata blob : file.blobMetadata()) {
       blobToJson(blob, gen);
     }
     gen.writeEndArray();
     gen.writeEndObject();
   }
 
-  private static void blobToJson(BlobMetadata blob, JsonGenerator gen) throws IOException {
+  private static void blobToJson(StatisticsBlobMetadata blob, JsonGenerator gen) throws IOException {
     gen.writeStartObject();
     gen.writeStringField(TYPE, blob.type());
     gen.writeNumberField(SNAPSHOT_ID, blob.sourceSnapshotId());
@@ -81,8 +81,8 @@ public final class StatisticsFileParser {
         JsonUtil.getList(BLOB_METADATA, node, StatisticsFileParser::blobFromJson));
   }
 
-  private static BlobMetadata blobFromJson(JsonNode node) {
-    return new BlobMetadata(
+  private static StatisticsBlobMetadata blobFromJson(JsonNode node) {
+    return new StatisticsBlobMetadata(
         JsonUtil.getString(TYPE, node),
         JsonUtil.getLong(SNAPSHOT_ID, node),
         JsonUtil.getLong(SEQUENCE_NUMBER, node),

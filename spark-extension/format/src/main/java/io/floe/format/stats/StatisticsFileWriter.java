@@ -2,7 +2,7 @@ package io.floe.format.stats;
 
 import io.floe.format.commit.TableOperations;
 import io.floe.format.io.FileIO;
-import io.floe.format.metadata.BlobMetadata;
+import io.floe.format.metadata.StatisticsBlobMetadata;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.StatisticsFile;
 import io.floe.format.metadata.TableMetadata;
@@ -69,7 +69,7 @@ public final class StatisticsFileWriter {
    */
   public static StatisticsFile write(FileIO io, String location, Snapshot snapshot,
       Map<Integer, ? extends Sketch> sketches, PuffinCompressionCodec codec) {
-    List<BlobMetadata> listed = new ArrayList<>();
+    List<StatisticsBlobMetadata> listed = new ArrayList<>();
     long fileSize;
     long footerSize;
     try (PuffinWriter writer = Puffin.write(io.newOutputFile(location))
@@ -81,7 +81,7 @@ public final class StatisticsFileWriter {
         io.floe.format.puffin.BlobMetadata written = writer.add(Blob.of(StandardBlobTypes.APACHE_DATASKETCHES_THETA_V1,
             List.of(column.getKey()), snapshot.snapshotId(), snapshot.sequenceNumber(), sketch.toByteArray())
             .withProperties(properties));
-        listed.add(new BlobMetadata(written.type(), written.snapshotId(), written.sequenceNumber(),
+        listed.add(new StatisticsBlobMetadata(written.type(), written.snapshotId(), written.sequenceNumber(),
             written.inputFields(), written.properties()));
       }
       writer.finish();

@@ -56,9 +56,9 @@ public class TestTableMetadataParser {
     TableMetadata two = commit(one, 1002L);
     StatisticsFile stats = new StatisticsFile(1002L, MetadataFixtures.LOCATION + "/metadata/1002-u.stats", 900, 300,
         ByteBuffer.wrap(new byte[] {1, 2, 3}), List.of(
-            new BlobMetadata("apache-datasketches-theta-v1", 1002L, two.lastSequenceNumber(), List.of(1),
+            new StatisticsBlobMetadata("apache-datasketches-theta-v1", 1002L, two.lastSequenceNumber(), List.of(1),
                 Map.of("ndv", "10")),
-            new BlobMetadata("apache-datasketches-theta-v1", 1002L, two.lastSequenceNumber(), List.of(5, 6),
+            new StatisticsBlobMetadata("apache-datasketches-theta-v1", 1002L, two.lastSequenceNumber(), List.of(5, 6),
                 Map.of())));
     return TableMetadata.buildFrom(two)
         .setRef("audit", SnapshotRef.builderFor(1001L, SnapshotRefType.BRANCH).minSnapshotsToKeep(3)

@@ -6,7 +6,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import io.floe.format.io.LocalFileIO;
-import io.floe.format.metadata.BlobMetadata;
+import io.floe.format.metadata.StatisticsBlobMetadata;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.StatisticsFile;
 import io.floe.format.puffin.Puffin;
@@ -64,7 +64,7 @@ public class TestStatisticsFiles {
       int payload = ByteBuffer.wrap(bytes, bytes.length - 12, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
       assertEquals(payload + 16, file.fileFooterSizeInBytes());
 
-      List<BlobMetadata> blobs = file.blobMetadata();
+      List<StatisticsBlobMetadata> blobs = file.blobMetadata();
       assertEquals(2, blobs.size());
       assertEquals(StandardBlobTypes.APACHE_DATASKETCHES_THETA_V1, blobs.get(0).type());
       assertEquals(List.of(1), blobs.get(0).fields());

@@ -9,15 +9,16 @@ import java.util.Objects;
 /**
  * A blob of a Puffin statistics file as listed in table metadata: its type, the snapshot and
  * sequence number it was computed from, the field ids it covers and its properties (e.g. {@code ndv}).
+ * Not to be confused with {@link io.floe.format.puffin.BlobMetadata}, a blob as a Puffin footer lists it.
  */
-public final class BlobMetadata {
+public final class StatisticsBlobMetadata {
   private final String type;
   private final long sourceSnapshotId;
   private final long sourceSnapshotSequenceNumber;
   private final List<Integer> fields;
   private final Map<String, String> properties;
 
-  public BlobMetadata(String type, long sourceSnapshotId, long sourceSnapshotSequenceNumber,
+  public StatisticsBlobMetadata(String type, long sourceSnapshotId, long sourceSnapshotSequenceNumber,
       List<Integer> fields, Map<String, String> properties) {
     this.type = Objects.requireNonNull(type, "Blob type is null");
     this.sourceSnapshotId = sourceSnapshotId;
@@ -49,10 +50,10 @@ public final class BlobMetadata {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof BlobMetadata)) {
+    if (!(o instanceof StatisticsBlobMetadata)) {
       return false;
     }
-    BlobMetadata that = (BlobMetadata) o;
+    StatisticsBlobMetadata that = (StatisticsBlobMetadata) o;
     return type.equals(that.type) && sourceSnapshotId == that.sourceSnapshotId
         && sourceSnapshotSequenceNumber == that.sourceSnapshotSequenceNumber
         && fields.equals(that.fields) && properties.equals(that.properties);
@@ -65,6 +66,6 @@ public final class BlobMetadata {
 
   @Override
   public String toString() {
-    return "BlobMetadata{type=" + type + ", snapshot=" + sourceSnapshotId + ", fields=" + fields + "}";
+    return "StatisticsBlobMetadata{type=" + type + ", snapshot=" + sourceSnapshotId + ", fields=" + fields + "}";
   }
 }
