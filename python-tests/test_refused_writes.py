@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from jvm_tables import create_v1_table
-from pyspark.errors import AnalysisException, IllegalArgumentException
+from pyspark.errors import AnalysisException
 
 import floe
 import floe.inspect as inspect
@@ -108,12 +108,12 @@ def test_format_version_1_is_refused_at_create(
     spark: SparkSession, warehouse: Path, namespace: str
 ) -> None:
     with pytest.raises(
-        IllegalArgumentException, match="format-version 1: Floe reads format v1 tables but"
+        AnalysisException, match="format-version 1: Floe reads format v1 tables but"
     ):
         spark.sql(
             f"CREATE TABLE floe.{namespace}.t (id BIGINT) TBLPROPERTIES ('format-version' = '1')"
         )
-    with pytest.raises(IllegalArgumentException, match="format-version 1"):
+    with pytest.raises(AnalysisException, match="format-version 1"):
         spark.sql(
             f"CREATE TABLE floe.{namespace}.t TBLPROPERTIES ('format-version' = '1') "
             "AS SELECT 1 AS id"

@@ -267,6 +267,16 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   /** New table metadata from Spark's columns, transforms and properties, not yet published. */
   TableMetadata newMetadata(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> props,
       String action) {
+    try {
+      return checkedMetadata(ident, columns, partitions, props, action);
+    } catch (IllegalArgumentException e) {
+      // a user's statement asked for something Floe refuses: an AnalysisException, not a Java error
+      throw SparkExceptions.thrown(e.getMessage());
+    }
+  }
+
+  private TableMetadata checkedMetadata(Identifier ident, Column[] columns, Transform[] partitions,
+      Map<String, String> props, String action) {
     String table = name + "." + ident;
     Schema schema;
     PartitionSpec spec;
