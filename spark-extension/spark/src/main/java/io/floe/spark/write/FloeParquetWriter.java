@@ -101,6 +101,10 @@ public final class FloeParquetWriter implements Closeable {
           .withPageRowCountLimit((int) longProperty(properties, PAGE_ROW_LIMIT, DEFAULT_PAGE_ROW_LIMIT))
           .withDictionaryPageSize((int) longProperty(properties, DICT_SIZE_BYTES, DEFAULT_DICT_SIZE))
           .build();
+    } catch (java.nio.file.NoSuchFileException e) {
+      // the folder vanished between creating it and opening the file: the table was dropped or moved
+      throw new UncheckedIOException("Cannot create Parquet file " + location + ": its folder does not exist any"
+          + " more (was the table dropped or renamed while this write ran?)", e);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Cannot create Parquet file " + location + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
