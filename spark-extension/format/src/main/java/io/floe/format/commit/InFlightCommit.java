@@ -27,8 +27,18 @@ final class InFlightCommit {
 
   private InFlightCommit() {}
 
+  /** Runs {@code commit} between {@link #begin} and {@link #end} of the marker of {@code commitUuid}. */
+  static <T> T around(TableOperations ops, String commitUuid, java.util.function.Supplier<T> commit) {
+    String marker = begin(ops, commitUuid);
+    try {
+      return commit.get();
+    } finally {
+      end(ops, marker);
+    }
+  }
+
   /** Creates the marker of commit {@code commitUuid}; returns its location. */
-  static String begin(TableOperations ops, String commitUuid) {
+  private static String begin(TableOperations ops, String commitUuid) {
     String marker = WriteMarkers.location(ops.metadataRoot() + "/metadata", commitUuid);
     try {
       ops.io().newOutputFile(marker).create().close();
@@ -39,7 +49,7 @@ final class InFlightCommit {
   }
 
   /** Deletes the marker; best effort (a leftover marker only keeps files from orphan removal). */
-  static void end(TableOperations ops, String marker) {
+  private static void end(TableOperations ops, String marker) {
     try {
       ops.io().deleteFile(marker);
     } catch (IOException | RuntimeException ignored) {

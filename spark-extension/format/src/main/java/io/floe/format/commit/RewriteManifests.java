@@ -78,12 +78,7 @@ public final class RewriteManifests {
       throw new IllegalArgumentException("Cannot rewrite manifests of table " + ops.tableName() + ": unknown "
           + "partition spec id " + specId + " (the table's spec ids are " + base.specsById().keySet() + ")");
     }
-    String marker = InFlightCommit.begin(ops, commitUuid);
-    try {
-      return commitWithRetries(base);
-    } finally {
-      InFlightCommit.end(ops, marker);
-    }
+    return InFlightCommit.around(ops, commitUuid, () -> commitWithRetries(base));
   }
 
   private Result commitWithRetries(TableMetadata start) {

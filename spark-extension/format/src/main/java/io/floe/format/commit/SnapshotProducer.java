@@ -596,12 +596,7 @@ public abstract class SnapshotProducer {
     if (base == null) {
       throw new IllegalStateException("Cannot commit to table " + ops.tableName() + ": it does not exist");
     }
-    String marker = InFlightCommit.begin(ops, commitUuid);
-    try {
-      return commitWithRetries(base);
-    } finally {
-      InFlightCommit.end(ops, marker);
-    }
+    return InFlightCommit.around(ops, commitUuid, () -> commitWithRetries(base));
   }
 
   private Snapshot commitWithRetries(TableMetadata start) {
