@@ -612,7 +612,7 @@ public abstract class SnapshotProducer {
           cleanUpAll();
           return base.currentSnapshot();
         }
-        InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), addedLocations(updated));
+        InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), addedLocations(updated, failures == 0));
         ops.commit(base, updated);
         cleanUpUnused(updated);
         return ops.current().snapshot(snapshotId());
@@ -633,10 +633,15 @@ public abstract class SnapshotProducer {
     }
   }
 
-  /** The files to check before publishing {@code updated}: new manifests, the manifest list, and data and delete files when asked. */
-  private List<String> addedLocations(TableMetadata updated) {
+  /**
+   * The files to check before publishing {@code updated}: new manifests, the manifest list, and, when
+   * asked and only on the first attempt, data and delete files (a retry publishes the same files,
+   * still kept from orphan removal by the write's marker, so checking them again would cost one
+   * existence check per file per retry on an object store).
+   */
+  private List<String> addedLocations(TableMetadata updated, boolean firstAttempt) {
     List<String> added = new ArrayList<>();
-    if (checkAddedFilesExist) {
+    if (checkAddedFilesExist && firstAttempt) {
       addedFiles.forEach(f -> added.add(f.path()));
       addedDeleteFiles.forEach(f -> added.add(f.path()));
     }

@@ -53,11 +53,6 @@ public final class FloeParquetWriter implements Closeable {
   public static final String PAGE_ROW_LIMIT = TableProperties.PARQUET_PAGE_ROW_LIMIT;
   public static final String DICT_SIZE_BYTES = TableProperties.PARQUET_DICT_SIZE_BYTES;
 
-  private static final String DEFAULT_CODEC = "zstd";
-  private static final long DEFAULT_ROW_GROUP_SIZE = 128L * 1024 * 1024;
-  private static final int DEFAULT_PAGE_SIZE = 1024 * 1024;
-  private static final int DEFAULT_PAGE_ROW_LIMIT = 20_000;
-  private static final int DEFAULT_DICT_SIZE = 2 * 1024 * 1024;
   private static final String ZSTD_LEVEL_KEY = "parquet.compression.codec.zstd.level";
 
   private final String location;
@@ -85,7 +80,7 @@ public final class FloeParquetWriter implements Closeable {
     writeConf.set(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE().key(), "TIMESTAMP_MICROS");
     writeConf.set(SQLConf.PARQUET_FIELD_ID_WRITE_ENABLED().key(), "false");
     writeConf.set(SQLConf.PARQUET_ANNOTATE_VARIANT_LOGICAL_TYPE().key(), "false");
-    CompressionCodecName codec = codec(properties.getOrDefault(COMPRESSION_CODEC, DEFAULT_CODEC));
+    CompressionCodecName codec = codec(properties.getOrDefault(COMPRESSION_CODEC, TableProperties.PARQUET_COMPRESSION_DEFAULT));
     String level = properties.get(COMPRESSION_LEVEL);
     if (level != null && codec == CompressionCodecName.ZSTD) {
       writeConf.set(ZSTD_LEVEL_KEY, level);
@@ -96,12 +91,12 @@ public final class FloeParquetWriter implements Closeable {
           .withConf(writeConf)
           .withWriteMode(ParquetFileWriter.Mode.CREATE)
           .withCompressionCodec(codec)
-          .withRowGroupSize(longProperty(properties, ROW_GROUP_SIZE_BYTES, DEFAULT_ROW_GROUP_SIZE))
-          .withPageSize((int) longProperty(properties, PAGE_SIZE_BYTES, DEFAULT_PAGE_SIZE))
-          .withPageRowCountLimit((int) longProperty(properties, PAGE_ROW_LIMIT, DEFAULT_PAGE_ROW_LIMIT))
-          .withDictionaryPageSize((int) longProperty(properties, DICT_SIZE_BYTES, DEFAULT_DICT_SIZE))
+          .withRowGroupSize(TableProperties.longValue(properties, ROW_GROUP_SIZE_BYTES))
+          .withPageSize(TableProperties.intValue(properties, PAGE_SIZE_BYTES))
+          .withPageRowCountLimit(TableProperties.intValue(properties, PAGE_ROW_LIMIT))
+          .withDictionaryPageSize(TableProperties.intValue(properties, DICT_SIZE_BYTES))
           .build();
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException e) {
       // the folder vanished between creating it and opening the file: the table was dropped or moved
       throw new UncheckedIOException("Cannot create Parquet file " + location + ": its folder does not exist any"
           + " more (was the table dropped or renamed while this write ran?)", e);
@@ -182,23 +177,6 @@ public final class FloeParquetWriter implements Closeable {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Unsupported Parquet compression codec: " + name);
     }
-  }
-
-  private static long longProperty(Map<String, String> properties, String key, long defaultValue) {
-    String value = properties.get(key);
-    if (value == null) {
-      return defaultValue;
-    }
-    try {
-      long parsed = Long.parseLong(value.trim());
-      long max = key.equals(ROW_GROUP_SIZE_BYTES) ? Long.MAX_VALUE : Integer.MAX_VALUE;
-      if (parsed > 0 && parsed <= max) {
-        return parsed;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("Invalid value for table property " + key + ": " + value);
   }
 
   private static final class Builder extends ParquetWriter.Builder<InternalRow, Builder> {
