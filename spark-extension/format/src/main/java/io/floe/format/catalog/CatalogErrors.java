@@ -126,6 +126,13 @@ public final class CatalogErrors {
    * {@code action} (e.g. "remove orphan files of") refuses to run on {@code table}: its location
    * holds the metadata of another table ({@code file}, with table UUID {@code otherUuid}).
    */
+  /** A table's location from which {@code action} must never delete (or that register_table must not take). */
+  public static CatalogException unsafeLocation(String action, String table, String location, String reason) {
+    return new CatalogException(CatalogException.Kind.LOCATION_IN_USE, "Cannot " + action + " table " + table
+        + ": its location '" + location + "' " + reason + ". Nothing was changed or deleted. A table's location"
+        + " must be a folder of its own, used by no other table or namespace");
+  }
+
   public static CatalogException locationShared(String action, String table, String location, String file,
       String ownUuid, String otherUuid) {
     return new CatalogException(CatalogException.Kind.LOCATION_IN_USE, "Cannot " + action + " table " + table

@@ -395,6 +395,7 @@ public final class FileSystemCatalog {
       throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile + ": "
           + e.getMessage() + " (pass the location of a table's metadata/*.metadata.json file)", e);
     }
+    TableLocations.checkRegistered(io, warehouse, tableLocation(ident), metadata, ident.toString());
     FileSystemTableOperations ops = newTableOps(ident);
     try {
       ops.commit(null, metadata);

@@ -92,6 +92,10 @@ public final class TableLocations {
     if (location == null || same(location, metadataRoot)) {
       return;
     }
+    String unsafe = unsafeLocation(location, metadataRoot);
+    if (unsafe != null) {
+      throw CatalogErrors.unsafeLocation(action, table, location, unsafe);
+    }
     String dir = location + "/metadata";
     try {
       if (!io.exists(dir)) {
@@ -105,9 +109,50 @@ public final class TableLocations {
       }
       if (newest != null) {
         checkUuids(io, metadata, List.of(newest), table, action);
+        // same UUID: a table registered from another live table's metadata; the files are shared
+        throw CatalogErrors.unsafeLocation(action, table, location, "is also the folder of the table whose metadata"
+            + " is " + newest + " (this table was registered from it, so both use the same files). Run " + action
+            + " on that table instead");
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + dir + " before running " + action + " table " + table, e);
+    }
+  }
+
+  /**
+   * Why a table whose metadata lives in {@code metadataRoot} must never delete below {@code location}
+   * (a file system root, a folder holding the table's own metadata folder and so the warehouse, or an
+   * unparseable location); null when the location is usable.
+   */
+  static String unsafeLocation(String location, String metadataRoot) {
+    String canonical = Locations.canonical(location);
+    if (canonical == null) {
+      return "cannot be parsed or has a '.' or '..' segment";
+    }
+    if (canonical.endsWith(":/") || canonical.matches("[a-z0-9+.-]+://[^/]*/?")) {
+      return "is the root of a file system";
+    }
+    if (Locations.isInside(location, metadataRoot)) {
+      return "contains the table's own folder " + metadataRoot + " in the warehouse (other tables and namespaces)";
+    }
+    return null;
+  }
+
+  /**
+   * Before register_table publishes {@code metadata} as table {@code table} in {@code newRoot}: its
+   * location must be usable ({@link #unsafeLocation}) and must not contain the warehouse. It may be
+   * the folder of another live table (as Iceberg allows); {@link #checkSoleOwner} then keeps
+   * expiry, orphan removal and purge of the registered table from deleting the shared files.
+   */
+  public static void checkRegistered(FileIO io, String warehouse, String newRoot, TableMetadata metadata,
+      String table) {
+    String location = metadata.location();
+    String unsafe = location == null ? "is missing" : unsafeLocation(location, newRoot);
+    if (unsafe == null && (same(location, warehouse) || Locations.isInside(location, warehouse))) {
+      unsafe = "contains the catalog's warehouse " + warehouse;
+    }
+    if (unsafe != null) {
+      throw CatalogErrors.unsafeLocation("register", table, String.valueOf(location), unsafe);
     }
   }
 

@@ -256,4 +256,44 @@ public class TestFileSystemCatalog {
     }
     assertFalse(catalog.tableExists(TableIdentifier.of(List.of("j"), "x")));
   }
+
+  @Test
+  public void registeredLocationsNeverLetMaintenanceDeleteAnotherTablesFiles() throws Exception {
+    FileSystemCatalog catalog = catalog();
+    catalog.createNamespace(List.of("db"), Map.of());
+    TableIdentifier original = TableIdentifier.of(List.of("db"), "t");
+    FileSystemTableOperations ops = create(catalog, original);
+    TableMetadata base = ops.refresh();
+    Path data = Files.createDirectories(temp.getRoot().toPath().resolve("db/t/data")).resolve("a.parquet");
+    Files.writeString(data, "x");
+    new AppendFiles(ops).appendFile(DataFile.builder(base.spec()).withPath("file://" + data)
+        .withFormat(FileFormat.PARQUET).withPartition(PartitionData.empty()).withRecordCount(1)
+        .withFileSizeInBytes(1).withMetrics(Metrics.empty(1)).build()).commit();
+
+    // a copy registered from the live table's metadata shares its files: PURGE of the copy is refused
+    TableIdentifier copy = TableIdentifier.of(List.of("db"), "copy");
+    catalog.registerTable(copy, ops.refresh().metadataFileLocation());
+    try {
+      catalog.dropTable(copy, true);
+      fail("purging a table registered from a live table's metadata must be refused");
+    } catch (CatalogException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("same files"));
+    }
+    assertTrue(Files.exists(data));
+
+    // metadata whose location is a file system root, or contains the warehouse, is never registered
+    for (String location : List.of("file:/", "file://" + temp.getRoot().getAbsolutePath())) {
+      TableMetadata hostile = TableMetadata.newTableMetadata(SCHEMA, PartitionSpec.unpartitioned(),
+          SortOrder.unsorted(), location, Map.of(), 2);
+      Path file = Files.createDirectories(temp.getRoot().toPath().resolve("src/metadata")).resolve("v1.metadata.json");
+      Files.writeString(file, io.floe.format.metadata.TableMetadataParser.toJson(hostile));
+      try {
+        catalog.registerTable(TableIdentifier.of(List.of("db"), "hostile"), "file://" + file);
+        fail("must be refused: location " + location);
+      } catch (CatalogException e) {
+        assertEquals(CatalogException.Kind.LOCATION_IN_USE, e.kind());
+      }
+      assertFalse(catalog.tableExists(TableIdentifier.of(List.of("db"), "hostile")));
+    }
+  }
 }
