@@ -161,15 +161,19 @@ final class DeleteFileRelocation {
     return rewritten;
   }
 
-  /** A new name beside {@code path}: its name (without an earlier rename's suffix) plus this rename's id. */
+  /**
+   * A new name for the rewrite of {@code path}: its name (without an earlier rename's suffix) plus
+   * this rename's id, beside it when it lies in the moving folder, else in the folder's {@code data/}
+   * (a rewritten file must move with the table, never stay in a folder some other table may own).
+   */
   private String newName(String path) {
     int slash = path.lastIndexOf('/');
     String name = path.substring(slash + 1);
     int dot = name.lastIndexOf('.');
     String stem = dot > 0 ? name.substring(0, dot) : name;
     String extension = dot > 0 ? name.substring(dot) : "";
-    return path.substring(0, slash + 1) + PREVIOUS_SUFFIX.matcher(stem).replaceFirst("") + "-r" + rewriteId
-        + extension;
+    String folder = move.moves(path) ? path.substring(0, slash + 1) : move.oldRoot() + "/data/";
+    return folder + PREVIOUS_SUFFIX.matcher(stem).replaceFirst("") + "-r" + rewriteId + extension;
   }
 
   private Metrics movedBounds(DataFile file) {

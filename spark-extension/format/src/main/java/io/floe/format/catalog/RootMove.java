@@ -18,9 +18,11 @@ import java.util.Set;
  */
 final class RootMove {
   private final List<String> oldPrefixes;
+  private final String oldRoot;
   private final String newRoot;
 
   RootMove(String oldRoot, String newRoot) {
+    this.oldRoot = oldRoot;
     Set<String> prefixes = new LinkedHashSet<>();
     prefixes.add(oldRoot);
     String canonical = Locations.canonical(oldRoot);
@@ -35,6 +37,10 @@ final class RootMove {
     }
     this.oldPrefixes = new ArrayList<>(prefixes);
     this.newRoot = newRoot;
+  }
+
+  String oldRoot() {
+    return oldRoot;
   }
 
   String newRoot() {

@@ -109,6 +109,10 @@ public class TestRenameTable {
 
   /** Snapshot 1 appends f and g, 2 adds their deletion vectors (one Puffin file), 3 appends h. */
   private FileSystemTableOperations tableWithDeletionVectors(FileSystemCatalog catalog) {
+    return tableWithDeletionVectors(catalog, catalog.tableLocation(FROM) + "/data/dv-1.puffin");
+  }
+
+  private FileSystemTableOperations tableWithDeletionVectors(FileSystemCatalog catalog, String puffinLocation) {
     FileSystemTableOperations ops = create(catalog, catalog.tableLocation(FROM), 3);
     TableMetadata base = ops.refresh();
     DataFile f = dataFile(base, "f");
@@ -116,7 +120,7 @@ public class TestRenameTable {
     new AppendFiles(ops).appendFile(f).appendFile(g).commit();
     List<DataFile> vectors;
     try (DeletionVectorWriter writer = new DeletionVectorWriter(
-        ops.io().newOutputFile(base.location() + "/data/dv-1.puffin"), "test")) {
+        ops.io().newOutputFile(puffinLocation), "test")) {
       writer.add(f, base.spec(), positions(1, 3));
       writer.add(g, base.spec(), positions(0));
       vectors = writer.finish();
@@ -196,6 +200,23 @@ public class TestRenameTable {
     assertEquals(oldRoot + "/data/f.parquet", Puffin.read(moved.io().newInputFile(original)).build()
         .fileMetadata().blobs().get(0).properties().get(StandardPuffinProperties.REFERENCED_DATA_FILE));
     assertTrue(metadata.previousFiles().isEmpty());
+  }
+
+  @Test
+  public void deleteFilesOutsideTheFolderAreRewrittenInsideIt() throws Exception {
+    FileSystemCatalog catalog = catalog(new LocalFileIO());
+    String elsewhere = "file://" + temp.newFolder("elsewhere").getAbsolutePath();
+    tableWithDeletionVectors(catalog, elsewhere + "/dv-1.puffin");
+    catalog.renameTable(FROM, TO);
+    String newRoot = catalog.tableLocation(TO);
+    FileSystemTableOperations moved = catalog.loadTable(TO);
+    for (FileScanTask task : tasks(moved, moved.current().currentSnapshot())) {
+      for (DataFile dv : task.deletes()) {
+        assertTrue(dv.path(), dv.path().startsWith(newRoot + "/data/dv-1-r"));
+      }
+    }
+    assertEquals("nothing new is written where another table may own the folder", List.of("dv-1.puffin"),
+        filesUnder(elsewhere));
   }
 
   @Test
