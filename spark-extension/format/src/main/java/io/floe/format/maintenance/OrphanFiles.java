@@ -265,9 +265,8 @@ public final class OrphanFiles {
     List<String> dirs = new ArrayList<>();
     dirs.add(ops.metadataRoot() + "/metadata");
     dirs.add(metadata.location() + "/data");
-    String custom = metadata.properties().get(TableProperties.WRITE_DATA_PATH);
-    if (custom != null) {
-      dirs.add(custom);
+    if (!metadata.dataLocation().equals(metadata.location() + "/data")) {
+      dirs.add(metadata.dataLocation());
     }
     return dirs;
   }

@@ -162,6 +162,15 @@ public final class TableMetadata {
     return location;
   }
 
+  /**
+   * Where new data files (and writers' in-flight markers) go: {@code write.data.path}, else
+   * {@code <location>/data}. Writers and orphan removal both ask here, so they never disagree.
+   */
+  public String dataLocation() {
+    String custom = properties.get(TableProperties.WRITE_DATA_PATH);
+    return custom != null ? custom : location + "/data";
+  }
+
   public long lastSequenceNumber() {
     return lastSequenceNumber;
   }

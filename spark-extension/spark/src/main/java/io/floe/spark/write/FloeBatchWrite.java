@@ -80,8 +80,7 @@ class FloeBatchWrite implements BatchWrite {
   }
 
   static String dataLocation(TableMetadata metadata) {
-    String custom = metadata.properties().get(TableProperties.WRITE_DATA_PATH);
-    return custom != null ? custom : metadata.location() + "/data";
+    return metadata.dataLocation();
   }
 
   /**
