@@ -1,5 +1,8 @@
 package io.floe.spark;
 
+import io.floe.spark.util.SparkPartitioning;
+import io.floe.spark.util.SparkSchemas;
+import io.floe.spark.util.SparkExceptions;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.catalog.TableIdentifier;
@@ -12,6 +15,7 @@ import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.spark.functions.FloeFunctions;
 import io.floe.spark.metadata.MetadataTables;
+import io.floe.spark.procedures.CatalogAccess;
 import io.floe.spark.procedures.FloeProcedures;
 import io.floe.spark.write.PositionDeleteFileRewriter;
 import java.io.File;
@@ -51,7 +55,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * file-system catalog. Configure with {@code spark.sql.catalog.<name>=io.floe.spark.FloeCatalog}
  * and {@code spark.sql.catalog.<name>.warehouse=<path or URI>}.
  */
-public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, ProcedureCatalog, FunctionCatalog {
+public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, ProcedureCatalog, FunctionCatalog,
+    CatalogAccess {
   public static final String WAREHOUSE = "warehouse";
   /** {@code auto} (local paths: hard-link publish; other URIs: Hadoop), {@code local}, or {@code hadoop}. */
   public static final String IO_IMPL = "io-impl";
@@ -112,6 +117,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     return name;
   }
 
+  @Override
   public FileSystemCatalog formatCatalog() {
     return catalog;
   }

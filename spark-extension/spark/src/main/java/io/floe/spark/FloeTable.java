@@ -1,5 +1,7 @@
 package io.floe.spark;
 
+import io.floe.spark.util.SparkPartitioning;
+import io.floe.spark.util.SparkSchemas;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.SnapshotListing;
 import io.floe.format.io.Locations;
@@ -9,7 +11,9 @@ import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataParser;
 import io.floe.format.types.Schema;
+import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeScanBuilder;
+import io.floe.spark.source.MetadataColumns;
 import io.floe.spark.write.FloeRowLevelOperationBuilder;
 import io.floe.spark.write.FloeWriteBuilder;
 import io.floe.spark.write.WriteChecks;
@@ -18,30 +22,21 @@ import io.floe.format.expr.Evaluator;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
 import io.floe.format.expr.Projections;
-import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
-import io.floe.format.types.Types;
-import io.floe.spark.source.FloeParquetReader;
 import io.floe.spark.source.SparkFilters;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
 import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
@@ -62,22 +57,27 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
       TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
 
   private final FloeCatalog catalog;
+  /** What scans and writes see of the table: name, operations, metadata, snapshot and read schema. */
+  private final TableView view;
   private final FileSystemTableOperations ops;
   private final TableMetadata metadata;
   private final Snapshot pinned;
-  /** The schema reads project onto the snapshot's files, or null for the snapshot's own schema. */
-  private final Schema projectedSchema;
 
   FloeTable(FloeCatalog catalog, FileSystemTableOperations ops, Snapshot pinned) {
-    this(catalog, ops, pinned, null);
+    this(catalog, TableView.current(catalog.name() + "." + ops.tableName(), ops).pinnedTo(pinned, null));
   }
 
-  private FloeTable(FloeCatalog catalog, FileSystemTableOperations ops, Snapshot pinned, Schema projectedSchema) {
+  private FloeTable(FloeCatalog catalog, TableView view) {
     this.catalog = catalog;
-    this.ops = ops;
-    this.metadata = ops.current();
-    this.pinned = pinned;
-    this.projectedSchema = projectedSchema;
+    this.view = view;
+    this.ops = view.ops();
+    this.metadata = view.metadata();
+    this.pinned = view.pinnedSnapshot();
+  }
+
+  /** The format-level view scans, writes and row-level operations work on. */
+  public TableView view() {
+    return view;
   }
 
   public FloeCatalog catalog() {
@@ -94,7 +94,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
 
   /** The snapshot reads see: the pinned one, or the current one (null for an empty table). */
   public Snapshot snapshot() {
-    return pinned != null ? pinned : metadata.currentSnapshot();
+    return view.snapshot();
   }
 
   public boolean isTimeTravel() {
@@ -103,18 +103,12 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
 
   /** The schema of the snapshot being read (the current schema unless time travelling). */
   public Schema readSchema() {
-    if (projectedSchema != null) {
-      return projectedSchema;
-    }
-    if (pinned != null && pinned.schemaId() != null && metadata.schemasById().containsKey(pinned.schemaId())) {
-      return metadata.schemasById().get(pinned.schemaId());
-    }
-    return metadata.schema();
+    return view.readSchema();
   }
 
   @Override
   public String name() {
-    return catalog.name() + "." + ops.tableName();
+    return view.name();
   }
 
   @Override
@@ -163,7 +157,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return new FloeScanBuilder(this, options);
+    return new FloeScanBuilder(withReadOptions(options).view, options);
   }
 
   @Override
@@ -171,7 +165,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     if (pinned != null) {
       throw new IllegalArgumentException("Cannot write to table " + name() + " at a past snapshot (time travel)");
     }
-    return new FloeWriteBuilder(this, info);
+    return new FloeWriteBuilder(view, info);
   }
 
   /** The DataFrame read options that pin a read to a snapshot (Iceberg's names). */
@@ -227,7 +221,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     // Spark resolved the query against the current columns before it passed the options: read the
     // snapshot's files through the current schema, matching columns by field id as for any old file
     // (renamed columns show their old values, columns added later read as null), as Iceberg does.
-    return new FloeTable(catalog, ops, snapshotTable.pinned, metadata.schema());
+    return new FloeTable(catalog, view.pinnedTo(snapshotTable.pinned, metadata.schema()));
   }
 
   private FloeTable snapshotOf(Map<String, String> options) {
@@ -280,7 +274,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
    */
   @Override
   public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
-    return new FloeRowLevelOperationBuilder(this, info);
+    return new FloeRowLevelOperationBuilder(view, info);
   }
 
   // ---- metadata-only DELETE ----------------------------------------------------------------------
@@ -399,65 +393,9 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
 
   // ---- metadata columns ----------------------------------------------------------------------------
 
-  public static final int FILE_FIELD_ID = Integer.MAX_VALUE - 1;
-  public static final int POS_FIELD_ID = Integer.MAX_VALUE - 2;
-  public static final int SPEC_ID_FIELD_ID = Integer.MAX_VALUE - 4;
-  public static final int PARTITION_FIELD_ID = Integer.MAX_VALUE - 5;
-  public static final String SPEC_ID_COLUMN = "_spec_id";
-  public static final String PARTITION_COLUMN = "_partition";
-
-  private record FloeMetadataColumn(String name, DataType dataType, int fieldId, boolean nullable, String comment)
-      implements MetadataColumn {
-    @Override
-    public boolean isNullable() {
-      return nullable;
-    }
-
-    @Override
-    public String metadataInJSON() {
-      return "{\"" + FloeParquetReader.METADATA_COLUMN_KEY + "\":true,\"floe.field-id\":" + fieldId + "}";
-    }
-  }
-
   @Override
   public MetadataColumn[] metadataColumns() {
-    return new MetadataColumn[] {
-        new FloeMetadataColumn(FloeParquetReader.FILE_COLUMN, DataTypes.StringType, FILE_FIELD_ID, false,
-            "Path of the data file the row is in"),
-        new FloeMetadataColumn(FloeParquetReader.POS_COLUMN, DataTypes.LongType, POS_FIELD_ID, false,
-            "Position of the row in its data file, from 0"),
-        new FloeMetadataColumn(SPEC_ID_COLUMN, DataTypes.IntegerType, SPEC_ID_FIELD_ID, false,
-            "Id of the partition spec the row's data file was written with"),
-        new FloeMetadataColumn(PARTITION_COLUMN, SparkSchemas.convert(partitionUnionType()), PARTITION_FIELD_ID, true,
-            "Partition tuple of the row's data file (fields of every spec; null where a spec lacks one)")};
-  }
-
-  /** The partition fields of every spec, in spec order then field order, each once (by field id). */
-  public Types.StructType partitionUnionType() {
-    Map<Integer, Types.NestedField> fields = new LinkedHashMap<>();
-    List<PartitionSpec> specs = new ArrayList<>(metadata.specs());
-    specs.sort((a, b) -> Integer.compare(a.specId(), b.specId()));
-    for (PartitionSpec spec : specs) {
-      for (Types.NestedField f : spec.withSchema(readSchema()).partitionType().fields()) {
-        fields.putIfAbsent(f.fieldId(), Types.NestedField.optional(f.fieldId(), f.name(), f.type()));
-      }
-    }
-    return Types.StructType.of(new ArrayList<>(fields.values()));
-  }
-
-  /** A file's partition tuple as a Catalyst row of {@link #partitionUnionType()}. */
-  public static InternalRow partitionRow(Types.StructType unionType, PartitionSpec spec, PartitionData data) {
-    List<Types.NestedField> union = unionType.fields();
-    List<Types.NestedField> own = spec.partitionType().fields();
-    Object[] values = new Object[union.size()];
-    for (int i = 0; i < union.size(); i++) {
-      for (int j = 0; j < own.size(); j++) {
-        if (own.get(j).fieldId() == union.get(i).fieldId()) {
-          values[i] = SparkValues.toCatalyst(union.get(i).type(), data.get(j));
-        }
-      }
-    }
-    return new GenericInternalRow(values);
+    return MetadataColumns.of(view);
   }
 
   @Override

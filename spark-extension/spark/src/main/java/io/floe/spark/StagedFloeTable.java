@@ -1,5 +1,7 @@
 package io.floe.spark;
 
+import io.floe.spark.util.SparkPartitioning;
+import io.floe.spark.util.SparkSchemas;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.CommitFailedException;

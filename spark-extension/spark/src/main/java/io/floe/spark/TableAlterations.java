@@ -1,5 +1,7 @@
 package io.floe.spark;
 
+import io.floe.spark.util.SparkSchemas;
+import io.floe.spark.util.SparkExceptions;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.SchemaUpdate;
 import io.floe.format.metadata.TableMetadata;

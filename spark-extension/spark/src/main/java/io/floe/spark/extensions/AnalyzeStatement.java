@@ -1,7 +1,7 @@
 package io.floe.spark.extensions;
 
 import io.floe.spark.FloeCatalog;
-import io.floe.spark.procedures.SqlTokens;
+import io.floe.format.sql.SqlTokens;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.floe.spark.extensions;
 
-import io.floe.spark.procedures.SqlSyntaxException;
-import io.floe.spark.procedures.SqlTokens;
-import io.floe.spark.procedures.TransformTerm;
+import io.floe.format.sql.SqlSyntaxException;
+import io.floe.format.sql.SqlTokens;
+import io.floe.format.sql.TransformTerm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package io.floe.spark.procedures;
 
-import io.floe.spark.FloeCatalog;
+import io.floe.format.commit.PartitionSpecUpdate;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
@@ -13,7 +13,7 @@ import org.apache.spark.sql.types.DataTypes;
 final class AddPartitionFieldProcedure extends PartitionSpecProcedure {
   static final String NAME = "add_partition_field";
 
-  AddPartitionFieldProcedure(FloeCatalog catalog) {
+  AddPartitionFieldProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Adds a partition field to a table's default partition spec", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         required("transform", DataTypes.StringType),

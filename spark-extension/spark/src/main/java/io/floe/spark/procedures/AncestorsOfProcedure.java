@@ -4,7 +4,6 @@ import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.commit.SnapshotListing;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeCatalog;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -24,7 +23,7 @@ final class AncestorsOfProcedure extends FloeProcedure {
       .add("snapshot_id", DataTypes.LongType, false)
       .add("timestamp", DataTypes.LongType, false);
 
-  AncestorsOfProcedure(FloeCatalog catalog) {
+  AncestorsOfProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Lists a snapshot and its ancestors", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         optional("snapshot_id", DataTypes.LongType)});

@@ -3,7 +3,6 @@ package io.floe.spark.procedures;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.Cherrypick;
 import io.floe.format.metadata.Snapshot;
-import io.floe.spark.FloeCatalog;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -24,7 +23,7 @@ final class CherrypickSnapshotProcedure extends FloeProcedure {
       .add("source_snapshot_id", DataTypes.LongType, false)
       .add("current_snapshot_id", DataTypes.LongType, false);
 
-  CherrypickSnapshotProcedure(FloeCatalog catalog) {
+  CherrypickSnapshotProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Publishes a staged or other snapshot onto a table's main branch", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         required("snapshot_id", DataTypes.LongType)});

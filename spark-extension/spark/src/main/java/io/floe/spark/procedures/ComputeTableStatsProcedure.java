@@ -5,7 +5,6 @@ import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.StatisticsFile;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeCatalog;
 import io.floe.spark.stats.TableStatistics;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -37,7 +36,7 @@ final class ComputeTableStatsProcedure extends FloeProcedure {
   private static final Logger LOG = LoggerFactory.getLogger(ComputeTableStatsProcedure.class);
   private static final StructType OUTPUT = new StructType().add("statistics_file", DataTypes.StringType, true);
 
-  ComputeTableStatsProcedure(FloeCatalog catalog) {
+  ComputeTableStatsProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Computes theta-sketch column statistics of a table snapshot into a Puffin file",
         new ProcedureParameter[] {
             ProcedureParameter.in("table", DataTypes.StringType).build(),

@@ -1,6 +1,6 @@
 package io.floe.spark.procedures;
 
-import io.floe.spark.FloeCatalog;
+import io.floe.format.commit.PartitionSpecUpdate;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
@@ -14,7 +14,7 @@ import org.apache.spark.sql.types.DataTypes;
 final class DropPartitionFieldProcedure extends PartitionSpecProcedure {
   static final String NAME = "drop_partition_field";
 
-  DropPartitionFieldProcedure(FloeCatalog catalog) {
+  DropPartitionFieldProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Drops a partition field from a table's default partition spec", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         required("field", DataTypes.StringType)});

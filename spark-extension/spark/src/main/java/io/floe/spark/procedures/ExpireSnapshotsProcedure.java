@@ -5,7 +5,6 @@ import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.maintenance.DeletionCounts;
 import io.floe.format.maintenance.ExpireSnapshots;
-import io.floe.spark.FloeCatalog;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -34,7 +33,7 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
       .add("deleted_manifest_lists_count", DataTypes.LongType, false)
       .add("deleted_statistics_files_count", DataTypes.LongType, false);
 
-  ExpireSnapshotsProcedure(FloeCatalog catalog) {
+  ExpireSnapshotsProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Expires old snapshots and deletes the files only they reached", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         optional("older_than", DataTypes.TimestampType),

@@ -1,12 +1,13 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.sql.SqlSyntaxException;
+import io.floe.format.sql.SqlTokens;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeCatalog;
-import io.floe.spark.SparkExceptions;
+import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.source.LocalRowsScan;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,12 +34,12 @@ import org.apache.spark.sql.types.StructType;
 abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
   private static final int COMMIT_ATTEMPTS = 4;
 
-  private final FloeCatalog catalog;
+  private final CatalogAccess catalog;
   private final String name;
   private final String description;
   private final ProcedureParameter[] parameters;
 
-  FloeProcedure(FloeCatalog catalog, String name, String description, ProcedureParameter[] parameters) {
+  FloeProcedure(CatalogAccess catalog, String name, String description, ProcedureParameter[] parameters) {
     this.catalog = catalog;
     this.name = name;
     this.description = description;
@@ -70,7 +71,7 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
     return false;
   }
 
-  FloeCatalog catalog() {
+  CatalogAccess catalog() {
     return catalog;
   }
 

@@ -1,6 +1,5 @@
 package io.floe.spark.procedures;
 
-import io.floe.spark.FloeCatalog;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,13 +9,13 @@ import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 
 /**
  * Every Floe procedure, by name, in namespace {@code system}: {@code CALL floe.system.<name>(...)}
- * runs through Spark 4's native procedure support (FloeCatalog is a ProcedureCatalog), so the
+ * runs through Spark 4's native procedure support (CatalogAccess is a CatalogAccess), so the
  * procedures work the same from SQL, PySpark, JDBC and Spark Connect.
  */
 public final class FloeProcedures {
   public static final String NAMESPACE = "system";
 
-  private static final Map<String, Function<FloeCatalog, UnboundProcedure>> PROCEDURES = new LinkedHashMap<>();
+  private static final Map<String, Function<CatalogAccess, UnboundProcedure>> PROCEDURES = new LinkedHashMap<>();
 
   static {
     PROCEDURES.put(AddPartitionFieldProcedure.NAME, AddPartitionFieldProcedure::new);
@@ -38,8 +37,8 @@ public final class FloeProcedures {
   private FloeProcedures() {}
 
   /** The procedure {@code ident} of {@code catalog}; an unknown name is an error listing the known ones. */
-  public static UnboundProcedure load(FloeCatalog catalog, Identifier ident) {
-    Function<FloeCatalog, UnboundProcedure> factory = isSystem(ident.namespace()) ? PROCEDURES.get(ident.name()) : null;
+  public static UnboundProcedure load(CatalogAccess catalog, Identifier ident) {
+    Function<CatalogAccess, UnboundProcedure> factory = isSystem(ident.namespace()) ? PROCEDURES.get(ident.name()) : null;
     if (factory == null) {
       throw new IllegalArgumentException("Unknown procedure " + catalog.name() + "."
           + String.join(".", ident.namespace()) + (ident.namespace().length > 0 ? "." : "") + ident.name()

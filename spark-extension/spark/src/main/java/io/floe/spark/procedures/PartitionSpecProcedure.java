@@ -1,10 +1,12 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.commit.PartitionSpecUpdate;
+import io.floe.format.sql.TransformTerm;
+import io.floe.format.sql.SqlSyntaxException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
-import io.floe.spark.FloeCatalog;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -25,7 +27,7 @@ abstract class PartitionSpecProcedure extends FloeProcedure {
       .add("spec_id", DataTypes.IntegerType, false)
       .add("spec", DataTypes.StringType, false);
 
-  PartitionSpecProcedure(FloeCatalog catalog, String name, String description, ProcedureParameter[] parameters) {
+  PartitionSpecProcedure(CatalogAccess catalog, String name, String description, ProcedureParameter[] parameters) {
     super(catalog, name, description, parameters);
   }
 

@@ -4,7 +4,6 @@ import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeCatalog;
 import java.util.Iterator;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -28,7 +27,7 @@ final class RegisterTableProcedure extends FloeProcedure {
       .add("total_records_count", DataTypes.LongType, true)
       .add("total_data_files_count", DataTypes.LongType, true);
 
-  RegisterTableProcedure(FloeCatalog catalog) {
+  RegisterTableProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Registers an existing metadata file as a table", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         required("metadata_file", DataTypes.StringType)});

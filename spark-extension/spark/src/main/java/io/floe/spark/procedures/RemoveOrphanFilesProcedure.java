@@ -4,7 +4,6 @@ import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.maintenance.OrphanFiles;
-import io.floe.spark.FloeCatalog;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -36,7 +35,7 @@ final class RemoveOrphanFilesProcedure extends FloeProcedure {
   private static final org.apache.spark.sql.types.DataType STRING_MAP =
       DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType);
 
-  RemoveOrphanFilesProcedure(FloeCatalog catalog) {
+  RemoveOrphanFilesProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Deletes files below the table location that no metadata reaches",
         new ProcedureParameter[] {
             required("table", DataTypes.StringType),

@@ -1,6 +1,7 @@
 package io.floe.spark.procedures;
 
-import io.floe.spark.FloeCatalog;
+import io.floe.format.commit.PartitionSpecUpdate;
+import io.floe.format.sql.TransformTerm;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
@@ -13,7 +14,7 @@ import org.apache.spark.sql.types.DataTypes;
 final class ReplacePartitionFieldProcedure extends PartitionSpecProcedure {
   static final String NAME = "replace_partition_field";
 
-  ReplacePartitionFieldProcedure(FloeCatalog catalog) {
+  ReplacePartitionFieldProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Replaces a partition field of a table's default partition spec", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         required("field", DataTypes.StringType),

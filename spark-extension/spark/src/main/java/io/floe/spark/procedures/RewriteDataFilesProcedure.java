@@ -1,5 +1,7 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.maintenance.RewriteOptions;
+import io.floe.format.maintenance.FileGroupPlanner;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteFiles;
@@ -11,7 +13,6 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
-import io.floe.spark.FloeCatalog;
 import io.floe.spark.source.FloeScan;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -56,7 +57,7 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
       .add("failed_data_files_count", DataTypes.IntegerType, false)
       .add("removed_delete_files_count", DataTypes.IntegerType, false);
 
-  RewriteDataFilesProcedure(FloeCatalog catalog) {
+  RewriteDataFilesProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Compacts data files: combines small files, splits large ones, applies deletes",
         new ProcedureParameter[] {
             required("table", DataTypes.StringType),

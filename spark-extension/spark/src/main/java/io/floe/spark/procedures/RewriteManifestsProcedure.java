@@ -3,7 +3,6 @@ package io.floe.spark.procedures;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteManifests;
-import io.floe.spark.FloeCatalog;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -27,7 +26,7 @@ final class RewriteManifestsProcedure extends FloeProcedure {
       .add("rewritten_manifests_count", DataTypes.IntegerType, false)
       .add("added_manifests_count", DataTypes.IntegerType, false);
 
-  RewriteManifestsProcedure(FloeCatalog catalog) {
+  RewriteManifestsProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Rewrites a table's manifests clustered by partition", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         optional("use_caching", DataTypes.BooleanType),

@@ -2,7 +2,6 @@ package io.floe.spark.procedures;
 
 import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeCatalog;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
@@ -15,7 +14,7 @@ import org.apache.spark.sql.types.DataTypes;
 final class RollbackToSnapshotProcedure extends SnapshotChangeProcedure {
   static final String NAME = "rollback_to_snapshot";
 
-  RollbackToSnapshotProcedure(FloeCatalog catalog) {
+  RollbackToSnapshotProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Rolls a table back to an ancestor of its current snapshot", new ProcedureParameter[] {
         required("table", DataTypes.StringType),
         required("snapshot_id", DataTypes.LongType)});

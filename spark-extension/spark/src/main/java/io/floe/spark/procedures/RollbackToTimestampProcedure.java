@@ -2,7 +2,6 @@ package io.floe.spark.procedures;
 
 import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeCatalog;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
@@ -14,7 +13,7 @@ import org.apache.spark.sql.types.DataTypes;
 final class RollbackToTimestampProcedure extends SnapshotChangeProcedure {
   static final String NAME = "rollback_to_timestamp";
 
-  RollbackToTimestampProcedure(FloeCatalog catalog) {
+  RollbackToTimestampProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Rolls a table back to the snapshot that was current before a time",
         new ProcedureParameter[] {
             required("table", DataTypes.StringType),

@@ -2,7 +2,6 @@ package io.floe.spark.procedures;
 
 import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeCatalog;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
@@ -16,7 +15,7 @@ import org.apache.spark.sql.types.DataTypes;
 final class SetCurrentSnapshotProcedure extends SnapshotChangeProcedure {
   static final String NAME = "set_current_snapshot";
 
-  SetCurrentSnapshotProcedure(FloeCatalog catalog) {
+  SetCurrentSnapshotProcedure(CatalogAccess catalog) {
     super(catalog, NAME, "Sets a table's current snapshot to any snapshot or the head of a ref",
         new ProcedureParameter[] {
             required("table", DataTypes.StringType),

@@ -4,7 +4,6 @@ import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeCatalog;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -24,7 +23,7 @@ abstract class SnapshotChangeProcedure extends FloeProcedure {
       .add("previous_snapshot_id", DataTypes.LongType, true)
       .add("current_snapshot_id", DataTypes.LongType, true);
 
-  SnapshotChangeProcedure(FloeCatalog catalog, String name, String description, ProcedureParameter[] parameters) {
+  SnapshotChangeProcedure(CatalogAccess catalog, String name, String description, ProcedureParameter[] parameters) {
     super(catalog, name, description, parameters);
   }
 

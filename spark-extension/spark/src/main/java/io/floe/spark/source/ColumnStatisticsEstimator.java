@@ -8,8 +8,8 @@ import io.floe.format.scan.FileScanTask;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
-import io.floe.spark.FloeTable;
-import io.floe.spark.SparkSchemas;
+import io.floe.format.table.TableView;
+import io.floe.spark.util.SparkSchemas;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +42,7 @@ final class ColumnStatisticsEstimator {
   private ColumnStatisticsEstimator() {
   }
 
-  static Statistics estimate(FloeTable table, StructType requested, List<FileScanTask> tasks) {
+  static Statistics estimate(TableView table, StructType requested, List<FileScanTask> tasks) {
     long rows = 0;
     long bytes = 0;
     for (FileScanTask task : tasks) {
@@ -126,7 +126,7 @@ final class ColumnStatisticsEstimator {
    * snapshot or else of its newest ancestor that has one; a file that cannot be read is skipped
    * (with a warning) for the next older one.
    */
-  private static Map<Integer, Long> distinctCounts(FloeTable table) {
+  private static Map<Integer, Long> distinctCounts(TableView table) {
     TableMetadata metadata = table.metadata();
     Snapshot current = table.snapshot();
     if (current == null || metadata.statisticsFiles().isEmpty()) {

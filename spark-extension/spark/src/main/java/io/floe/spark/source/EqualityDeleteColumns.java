@@ -1,6 +1,6 @@
 package io.floe.spark.source;
 
-import io.floe.spark.SparkSchemas;
+import io.floe.spark.util.SparkSchemas;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;

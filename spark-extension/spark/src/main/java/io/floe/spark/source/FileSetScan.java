@@ -1,9 +1,9 @@
 package io.floe.spark.source;
 
 import io.floe.format.scan.FileScanTask;
-import io.floe.spark.FileSetRegistry;
-import io.floe.spark.FloeTable;
-import io.floe.spark.SparkSchemas;
+import io.floe.spark.util.FileSetRegistry;
+import io.floe.format.table.TableView;
+import io.floe.spark.util.SparkSchemas;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -20,16 +20,16 @@ import org.apache.spark.util.SerializableConfiguration;
  * partition per file. Filters are not pushed: a rewrite reads every live row of its files.
  */
 final class FileSetScan implements Scan, Batch {
-  private final FloeTable table;
+  private final TableView table;
   private final StructType requested;
   private final List<FileScanTask> tasks;
 
-  FileSetScan(FloeTable table, StructType requested, String fileSetId) {
+  FileSetScan(TableView table, StructType requested, String fileSetId) {
     this.table = table;
     this.requested = requested;
     this.tasks = FileSetRegistry.tasks(fileSetId, table.name());
     for (String column : requested.fieldNames()) {
-      if (table.schema().getFieldIndex(column).isEmpty()) {
+      if (SparkSchemas.convert(table.readSchema()).getFieldIndex(column).isEmpty()) {
         throw new IllegalArgumentException("Cannot read column " + column + " of a rewrite file set of table "
             + table.name() + ": a rewrite reads table columns only");
       }

@@ -5,7 +5,7 @@ import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.scan.FileScanTask;
-import io.floe.spark.SparkSchemas;
+import io.floe.spark.util.SparkSchemas;
 import java.io.Serializable;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.floe.spark.source;
 
 import io.floe.format.deletes.RoaringPositionBitmap;
-import io.floe.spark.SparkSchemas;
+import io.floe.spark.util.SparkSchemas;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.LinkedHashMap;

@@ -1,8 +1,7 @@
 package io.floe.spark.source;
 
 import io.floe.format.deletes.RoaringPositionBitmap;
-import io.floe.spark.FloeTable;
-import io.floe.spark.SparkExceptions;
+import io.floe.spark.util.SparkExceptions;
 import java.io.FileNotFoundException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -60,9 +59,9 @@ final class FloeReaderFactory implements PartitionReaderFactory {
         .onMissingFile(e -> SparkExceptions.missingFile("data file", tableName, snapshotId, file.path(), e));
     for (StructField field : readSchema.fields()) {
       if (field.metadata().contains(FloeParquetReader.METADATA_COLUMN_KEY)) {
-        if (FloeTable.SPEC_ID_COLUMN.equals(field.name())) {
+        if (MetadataColumns.SPEC_ID_COLUMN.equals(field.name())) {
           builder.constant(field.name(), file.specId());
-        } else if (FloeTable.PARTITION_COLUMN.equals(field.name())) {
+        } else if (MetadataColumns.PARTITION_COLUMN.equals(field.name())) {
           builder.constant(field.name(), file.partition());
         }
       }

@@ -14,8 +14,8 @@ import io.floe.format.scan.ScanPlan;
 import io.floe.format.scan.TableScan;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Types;
-import io.floe.spark.FloeTable;
-import io.floe.spark.SparkSchemas;
+import io.floe.format.table.TableView;
+import io.floe.spark.util.SparkSchemas;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -51,7 +51,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * manifests.
  */
 public final class FloeScan implements Scan, Batch, SupportsReportStatistics, SupportsRuntimeV2Filtering {
-  private final FloeTable table;
+  private final TableView table;
   private final StructType requested;
   private final Expression filter;
   private final Predicate[] pushed;
@@ -61,7 +61,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   private final List<Predicate> runtimeFilters = new ArrayList<>();
   private int runtimeSkippedFiles = 0;
 
-  FloeScan(FloeTable table, StructType requested, Expression filter, Predicate[] pushed,
+  FloeScan(TableView table, StructType requested, Expression filter, Predicate[] pushed,
       CaseInsensitiveStringMap options, boolean fileFiltering) {
     this.table = table;
     this.requested = requested;
@@ -324,13 +324,13 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
 
   /** The file's partition tuple for the {@code _partition} metadata column, or null when it is not read. */
   private org.apache.spark.sql.catalyst.InternalRow partitionRow(FileScanTask task) {
-    if (!isMetadataColumn(FloeTable.PARTITION_COLUMN)) {
+    if (!isMetadataColumn(MetadataColumns.PARTITION_COLUMN)) {
       return null;
     }
     if (partitionUnionType == null) {
       partitionUnionType = table.partitionUnionType();
     }
-    return FloeTable.partitionRow(partitionUnionType, task.spec(), task.file().partition());
+    return MetadataColumns.partitionRow(partitionUnionType, task.spec(), task.file().partition());
   }
 
   /** Whether {@code name} is requested as a metadata column (a table column of that name wins). */
@@ -345,7 +345,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
     for (int i = 0; i < fields.length; i++) {
       org.apache.spark.sql.types.StructField f = fields[i];
       boolean metadataName = Set.of(FloeParquetReader.FILE_COLUMN, FloeParquetReader.POS_COLUMN,
-          FloeTable.SPEC_ID_COLUMN, FloeTable.PARTITION_COLUMN).contains(f.name());
+          MetadataColumns.SPEC_ID_COLUMN, MetadataColumns.PARTITION_COLUMN).contains(f.name());
       if (metadataName && isMetadataColumn(f.name()) && !f.metadata().contains(FloeParquetReader.METADATA_COLUMN_KEY)) {
         fields[i] = new org.apache.spark.sql.types.StructField(f.name(), f.dataType(), f.nullable(),
             new org.apache.spark.sql.types.MetadataBuilder().withMetadata(f.metadata())

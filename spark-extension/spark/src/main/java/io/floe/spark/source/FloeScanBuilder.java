@@ -1,9 +1,10 @@
 package io.floe.spark.source;
 
+import io.floe.spark.util.SparkSchemas;
 import io.floe.format.expr.Binder;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -22,21 +23,21 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * applies exactly.
  */
 public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns {
-  private final FloeTable table;
+  private final TableView table;
   private final CaseInsensitiveStringMap options;
   private StructType requested;
   private Predicate[] pushed = new Predicate[0];
   private Expression filter = Expressions.alwaysTrue();
   private final Consumer<FloeScan> onBuild;
 
-  public FloeScanBuilder(FloeTable table, CaseInsensitiveStringMap options) {
+  public FloeScanBuilder(TableView table, CaseInsensitiveStringMap options) {
     this(table, options, null);
   }
 
-  private FloeScanBuilder(FloeTable table, CaseInsensitiveStringMap options, Consumer<FloeScan> onBuild) {
-    this.table = table.withReadOptions(options); // time travel: snapshot-id, as-of-timestamp, branch, tag
+  private FloeScanBuilder(TableView table, CaseInsensitiveStringMap options, Consumer<FloeScan> onBuild) {
+    this.table = table; // FloeTable applied the time-travel read options (snapshot-id, as-of-timestamp, ...)
     this.options = options;
-    this.requested = this.table.schema();
+    this.requested = SparkSchemas.convert(table.readSchema());
     this.onBuild = onBuild;
   }
 
@@ -46,7 +47,7 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
    * then keeps only the files that really hold one. Filters only prune files, never rows: the
    * operation gets every row of every file it rewrites. {@code onBuild} receives each built scan.
    */
-  public static FloeScanBuilder forRowLevelOperation(FloeTable table, CaseInsensitiveStringMap options,
+  public static FloeScanBuilder forRowLevelOperation(TableView table, CaseInsensitiveStringMap options,
       Consumer<FloeScan> onBuild) {
     return new FloeScanBuilder(table, options, onBuild);
   }
@@ -94,7 +95,7 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
 
   @Override
   public Scan build() {
-    String fileSetId = options.get(io.floe.spark.FileSetRegistry.OPTION);
+    String fileSetId = options.get(io.floe.spark.util.FileSetRegistry.OPTION);
     if (fileSetId != null) {
       return new FileSetScan(table, requested, fileSetId); // a rewrite_data_files file group
     }

@@ -3,7 +3,7 @@ package io.floe.spark.source;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.types.Conversions;
 import io.floe.format.types.Type;
-import io.floe.spark.SparkValues;
+import io.floe.spark.util.SparkValues;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.floe.spark.source;
 
 import io.floe.format.FloeFormatException;
 import io.floe.format.deletes.RoaringPositionBitmap;
-import io.floe.spark.SparkSchemas;
+import io.floe.spark.util.SparkSchemas;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;

@@ -16,7 +16,7 @@ import io.floe.format.stats.StatisticsFileReader;
 import io.floe.format.stats.StatisticsFileWriter;
 import io.floe.format.stats.ThetaSketches;
 import io.floe.format.types.Schema;
-import io.floe.spark.FileSetRegistry;
+import io.floe.spark.util.FileSetRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

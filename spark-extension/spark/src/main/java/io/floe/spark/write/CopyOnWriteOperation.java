@@ -1,7 +1,7 @@
 package io.floe.spark.write;
 
 import io.floe.format.commit.IsolationLevel;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeParquetReader;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -16,7 +16,7 @@ import org.apache.spark.sql.connector.write.WriteBuilder;
  * the commit removes the files read and adds the new ones.
  */
 public final class CopyOnWriteOperation extends FloeRowLevelOperation {
-  public CopyOnWriteOperation(FloeTable table, Command command, IsolationLevel isolation) {
+  public CopyOnWriteOperation(TableView table, Command command, IsolationLevel isolation) {
     super(table, command, isolation);
   }
 

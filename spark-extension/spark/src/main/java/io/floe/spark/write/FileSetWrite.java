@@ -4,7 +4,7 @@ import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FileSetRegistry;
+import io.floe.spark.util.FileSetRegistry;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.write.BatchWrite;

@@ -2,7 +2,7 @@ package io.floe.spark.write;
 
 import io.floe.format.commit.IsolationLevel;
 import io.floe.format.commit.SnapshotProducer;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeScan;
 import io.floe.spark.source.FloeScanBuilder;
 import java.util.Locale;
@@ -16,13 +16,13 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * files the commit validates against.
  */
 public abstract class FloeRowLevelOperation implements RowLevelOperation {
-  protected final FloeTable table;
+  protected final TableView table;
   protected final Command command;
   protected final IsolationLevel isolation;
   private FloeScanBuilder scanBuilder = null;
   private FloeScan scan = null;
 
-  protected FloeRowLevelOperation(FloeTable table, Command command, IsolationLevel isolation) {
+  protected FloeRowLevelOperation(TableView table, Command command, IsolationLevel isolation) {
     this.table = table;
     this.command = command;
     this.isolation = isolation;

@@ -1,7 +1,7 @@
 package io.floe.spark.write;
 
 import io.floe.format.commit.IsolationLevel;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.connector.write.RowLevelOperation;
@@ -17,10 +17,10 @@ public final class FloeRowLevelOperationBuilder implements RowLevelOperationBuil
   static final String COPY_ON_WRITE = "copy-on-write";
   static final String MERGE_ON_READ = "merge-on-read";
 
-  private final FloeTable table;
+  private final TableView table;
   private final RowLevelOperationInfo info;
 
-  public FloeRowLevelOperationBuilder(FloeTable table, RowLevelOperationInfo info) {
+  public FloeRowLevelOperationBuilder(TableView table, RowLevelOperationInfo info) {
     this.table = table;
     this.info = info;
   }

@@ -10,7 +10,7 @@ import io.floe.format.partition.Transform;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
-import io.floe.spark.SparkSchemas;
+import io.floe.spark.util.SparkSchemas;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionField;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 import io.floe.spark.source.SparkFilters;
 import java.util.HashSet;
 import java.util.Set;
@@ -29,7 +29,7 @@ public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOver
   private FloeBatchWrite.Mode mode = FloeBatchWrite.Mode.APPEND;
   private Expression overwriteFilter = null;
 
-  public FloeWriteBuilder(FloeTable table, LogicalWriteInfo info) {
+  public FloeWriteBuilder(TableView table, LogicalWriteInfo info) {
     this(FloeWriteTarget.forTable(table), info);
   }
 

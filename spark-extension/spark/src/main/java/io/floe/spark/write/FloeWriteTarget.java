@@ -5,7 +5,7 @@ import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 
 /** A write into an existing table: commits through the table's operations, with retries. */
 public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
@@ -19,7 +19,7 @@ public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
     this.metadata = metadata;
   }
 
-  static FloeWriteTarget forTable(FloeTable table) {
+  static FloeWriteTarget forTable(TableView table) {
     return new FloeWriteTarget(table.name(), table.ops(), table.metadata());
   }
 

@@ -1,5 +1,7 @@
 package io.floe.spark.write;
 
+import io.floe.format.manifest.BoundTruncation;
+import io.floe.format.manifest.MetricsModes;
 import io.floe.format.manifest.Metrics;
 import io.floe.format.types.Conversions;
 import io.floe.format.types.Type;
@@ -158,18 +160,18 @@ final class ParquetFooterMetrics {
 
   /** A Parquet statistics value as the Floe Java value of the column type, truncated as the mode says. */
   private static Object toFloeValue(Types.PrimitiveType type, Object raw, MetricsModes.Mode mode, boolean lower) {
-    boolean truncate = mode.kind == MetricsModes.Kind.TRUNCATE;
+    boolean truncate = mode.kind() == MetricsModes.Kind.TRUNCATE;
     switch (type.typeId()) {
       case STRING:
         String text = ((Binary) raw).toStringUsingUTF8();
         if (!truncate) {
           return text;
         }
-        return lower ? BoundTruncation.lowerString(text, mode.length) : BoundTruncation.upperString(text, mode.length);
+        return lower ? BoundTruncation.lowerString(text, mode.length()) : BoundTruncation.upperString(text, mode.length());
       case BINARY:
         byte[] bytes = ((Binary) raw).getBytes();
         if (truncate) {
-          bytes = lower ? BoundTruncation.lowerBinary(bytes, mode.length) : BoundTruncation.upperBinary(bytes, mode.length);
+          bytes = lower ? BoundTruncation.lowerBinary(bytes, mode.length()) : BoundTruncation.upperBinary(bytes, mode.length());
         }
         return bytes == null ? null : ByteBuffer.wrap(bytes);
       case FIXED:

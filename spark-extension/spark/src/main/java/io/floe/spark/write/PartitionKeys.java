@@ -5,7 +5,7 @@ import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
-import io.floe.spark.SparkValues;
+import io.floe.spark.util.SparkValues;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.manifest.MetricsModes;
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;

@@ -8,7 +8,7 @@ import io.floe.format.manifest.DataFile;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeParquetReader;
 import io.floe.spark.source.FloeScan;
 import java.util.ArrayList;
@@ -36,7 +36,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * failure every file this write created is deleted; when the outcome is unknown, nothing is.
  */
 final class PositionDeltaBatchWrite implements DeltaBatchWrite {
-  private final FloeTable table;
+  private final TableView table;
   private final TableMetadata base;
   private final LogicalWriteInfo info;
   private final IsolationLevel isolation;
@@ -46,7 +46,7 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
   private final String operationId = UUID.randomUUID().toString();
   private volatile boolean commitStateUnknown = false;
 
-  PositionDeltaBatchWrite(FloeTable table, LogicalWriteInfo info, IsolationLevel isolation, FloeScan scan,
+  PositionDeltaBatchWrite(TableView table, LogicalWriteInfo info, IsolationLevel isolation, FloeScan scan,
       SerializableConfiguration conf) {
     this.table = table;
     this.base = table.metadata();

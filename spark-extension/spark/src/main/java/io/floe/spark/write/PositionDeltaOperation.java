@@ -1,7 +1,8 @@
 package io.floe.spark.write;
 
+import io.floe.spark.source.MetadataColumns;
 import io.floe.format.commit.IsolationLevel;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeParquetReader;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -18,7 +19,7 @@ import org.apache.spark.sql.connector.write.SupportsDelta;
  * (format v3) or one position delete file (v2) per data file, in one {@code RowDelta} snapshot.
  */
 public final class PositionDeltaOperation extends FloeRowLevelOperation implements SupportsDelta {
-  public PositionDeltaOperation(FloeTable table, Command command, IsolationLevel isolation) {
+  public PositionDeltaOperation(TableView table, Command command, IsolationLevel isolation) {
     super(table, command, isolation);
   }
 
@@ -38,7 +39,7 @@ public final class PositionDeltaOperation extends FloeRowLevelOperation implemen
   @Override
   public NamedReference[] requiredMetadataAttributes() {
     return new NamedReference[] {
-        Expressions.column(FloeTable.SPEC_ID_COLUMN), Expressions.column(FloeTable.PARTITION_COLUMN)};
+        Expressions.column(MetadataColumns.SPEC_ID_COLUMN), Expressions.column(MetadataColumns.PARTITION_COLUMN)};
   }
 
   @Override

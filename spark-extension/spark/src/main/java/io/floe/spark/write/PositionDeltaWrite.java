@@ -1,7 +1,8 @@
 package io.floe.spark.write;
 
+import io.floe.spark.source.MetadataColumns;
 import io.floe.format.commit.IsolationLevel;
-import io.floe.spark.FloeTable;
+import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeScan;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,12 +30,12 @@ import org.apache.spark.util.SerializableConfiguration;
  * so that each partition's inserts land in few files.
  */
 final class PositionDeltaWrite extends FloeWrite implements DeltaWrite {
-  private final FloeTable table;
+  private final TableView table;
   private final Command command;
   private final IsolationLevel isolation;
   private final FloeScan scan;
 
-  PositionDeltaWrite(FloeTable table, LogicalWriteInfo info, Command command, IsolationLevel isolation,
+  PositionDeltaWrite(TableView table, LogicalWriteInfo info, Command command, IsolationLevel isolation,
       FloeScan scan) {
     super(FloeWriteTarget.forTable(table), info, FloeBatchWrite.Mode.ROW_LEVEL, null);
     this.table = table;
@@ -58,8 +59,8 @@ final class PositionDeltaWrite extends FloeWrite implements DeltaWrite {
       return table;
     }
     List<Expression> clustering = new ArrayList<>();
-    clustering.add(Expressions.column(FloeTable.SPEC_ID_COLUMN));
-    clustering.add(Expressions.column(FloeTable.PARTITION_COLUMN));
+    clustering.add(Expressions.column(MetadataColumns.SPEC_ID_COLUMN));
+    clustering.add(Expressions.column(MetadataColumns.PARTITION_COLUMN));
     clustering.addAll(Arrays.asList(((ClusteredDistribution) table).clustering()));
     return Distributions.clustered(clustering.toArray(new Expression[0]));
   }

@@ -3,7 +3,7 @@ package io.floe.spark.write;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.metadata.TableProperty;
-import io.floe.spark.SparkExceptions;
+import io.floe.spark.util.SparkExceptions;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;

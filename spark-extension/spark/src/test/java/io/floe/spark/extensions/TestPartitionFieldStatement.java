@@ -5,7 +5,7 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import io.floe.spark.procedures.SqlSyntaxException;
+import io.floe.format.sql.SqlSyntaxException;
 import java.util.List;
 import org.junit.Test;
 

@@ -9,7 +9,7 @@ import io.floe.format.partition.TimeTransforms;
 import io.floe.format.partition.Transforms;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Types;
-import io.floe.spark.SparkSchemas;
+import io.floe.spark.util.SparkSchemas;
 import java.util.UUID;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;

@@ -1,4 +1,4 @@
-package io.floe.spark.procedures;
+package io.floe.format.maintenance;
 
 import io.floe.format.partition.PartitionData;
 import io.floe.format.scan.FileScanTask;
@@ -17,21 +17,21 @@ import java.util.Map;
  * has enough files ({@code min-input-files}, at least two), more than a target file's worth of
  * data in several files, more than the maximum file size, or a file with too many deletes.
  */
-final class FileGroupPlanner {
+public final class FileGroupPlanner {
   private final RewriteOptions options;
 
-  FileGroupPlanner(RewriteOptions options) {
+  public FileGroupPlanner(RewriteOptions options) {
     this.options = options;
   }
 
   /** One group: files of one partition rewritten together, and how many files to write. */
-  record FileGroup(List<FileScanTask> tasks, long bytes, int outputFiles) {
+  public record FileGroup(List<FileScanTask> tasks, long bytes, int outputFiles) {
   }
 
   private record PartitionKey(int specId, PartitionData partition) {
   }
 
-  List<FileGroup> plan(List<FileScanTask> tasks) {
+  public List<FileGroup> plan(List<FileScanTask> tasks) {
     Map<PartitionKey, List<FileScanTask>> byPartition = new LinkedHashMap<>();
     for (FileScanTask task : tasks) {
       if (isCandidate(task)) {
@@ -102,7 +102,7 @@ final class FileGroupPlanner {
    * above the minimum file size; a small remainder is spread over the others unless that makes
    * them more than 10% above the target (or above the maximum).
    */
-  int outputFiles(long bytes) {
+  public int outputFiles(long bytes) {
     long target = options.targetFileSize();
     long whole = bytes / target;
     if (whole == 0) {

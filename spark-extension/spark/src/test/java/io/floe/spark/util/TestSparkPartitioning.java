@@ -1,4 +1,4 @@
-package io.floe.spark;
+package io.floe.spark.util;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;

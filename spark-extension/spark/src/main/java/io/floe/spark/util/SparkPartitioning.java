@@ -1,4 +1,4 @@
-package io.floe.spark;
+package io.floe.spark.util;
 
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;

@@ -1,4 +1,4 @@
-package io.floe.spark;
+package io.floe.spark.util;
 
 import io.floe.format.catalog.CatalogErrors;
 import io.floe.format.catalog.CatalogException;

@@ -1,4 +1,4 @@
-package io.floe.spark.write;
+package io.floe.format.manifest;
 
 import java.util.Arrays;
 
@@ -7,19 +7,19 @@ import java.util.Arrays;
  * was cut must still be at least every value, so its last code point (or byte) is incremented,
  * dropping trailing ones that cannot be. {@code null} means no upper bound can be written.
  */
-final class BoundTruncation {
+public final class BoundTruncation {
   private static final int MAX_BYTE = 0xFF;
 
   private BoundTruncation() {}
 
-  static String lowerString(String value, int length) {
+  public static String lowerString(String value, int length) {
     if (value.codePointCount(0, value.length()) <= length) {
       return value;
     }
     return value.substring(0, value.offsetByCodePoints(0, length));
   }
 
-  static String upperString(String value, int length) {
+  public static String upperString(String value, int length) {
     if (value.codePointCount(0, value.length()) <= length) {
       return value;
     }
@@ -37,11 +37,11 @@ final class BoundTruncation {
     return null;
   }
 
-  static byte[] lowerBinary(byte[] value, int length) {
+  public static byte[] lowerBinary(byte[] value, int length) {
     return value.length <= length ? value : Arrays.copyOf(value, length);
   }
 
-  static byte[] upperBinary(byte[] value, int length) {
+  public static byte[] upperBinary(byte[] value, int length) {
     if (value.length <= length) {
       return value;
     }

@@ -1,4 +1,4 @@
-package io.floe.spark.procedures;
+package io.floe.format.sql;
 
 /** A statement or transform Floe parses itself is malformed; {@link #offset()} is where, in characters. */
 public final class SqlSyntaxException extends IllegalArgumentException {

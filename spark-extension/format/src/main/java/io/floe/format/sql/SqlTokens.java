@@ -1,4 +1,4 @@
-package io.floe.spark.procedures;
+package io.floe.format.sql;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -215,7 +215,7 @@ public final class SqlTokens {
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 
-  static String lower(String s) {
+  public static String lower(String s) {
     return s.toLowerCase(Locale.ROOT);
   }
 }

@@ -1,4 +1,4 @@
-package io.floe.spark.write;
+package io.floe.format.manifest;
 
 import io.floe.format.metadata.TableProperties;
 import java.util.Locale;
@@ -13,29 +13,38 @@ import java.util.regex.Pattern;
  * {@code counts} (sizes, value, null and NaN counts), {@code truncate(N)} (counts plus bounds,
  * strings cut to N code points and binary to N bytes) or {@code full} (counts plus exact bounds).
  */
-final class MetricsModes {
-  static final String DEFAULT_MODE = TableProperties.DEFAULT_WRITE_METRICS_MODE;
-  static final String COLUMN_MODE_PREFIX = TableProperties.METRICS_MODE_COLUMN_PREFIX;
+public final class MetricsModes {
+  public static final String DEFAULT_MODE = TableProperties.DEFAULT_WRITE_METRICS_MODE;
+  public static final String COLUMN_MODE_PREFIX = TableProperties.METRICS_MODE_COLUMN_PREFIX;
   private static final Mode TRUNCATE_16 = new Mode(Kind.TRUNCATE, 16);
   private static final Pattern TRUNCATE = Pattern.compile("truncate\\((\\d+)\\)");
 
-  enum Kind { NONE, COUNTS, TRUNCATE, FULL }
+  public enum Kind { NONE, COUNTS, TRUNCATE, FULL }
 
   /** A metrics mode; {@code length} applies to {@link Kind#TRUNCATE} only. */
-  static final class Mode {
-    final Kind kind;
-    final int length;
+  public static final class Mode {
+    private final Kind kind;
+    private final int length;
 
     private Mode(Kind kind, int length) {
       this.kind = kind;
       this.length = length;
     }
 
-    boolean counts() {
+    public Kind kind() {
+      return kind;
+    }
+
+    /** The truncation length of a {@link Kind#TRUNCATE} mode. */
+    public int length() {
+      return length;
+    }
+
+    public boolean counts() {
       return kind != Kind.NONE;
     }
 
-    boolean bounds() {
+    public boolean bounds() {
       return kind == Kind.TRUNCATE || kind == Kind.FULL;
     }
   }
@@ -48,17 +57,17 @@ final class MetricsModes {
     this.properties = properties;
   }
 
-  static MetricsModes from(Map<String, String> properties) {
+  public static MetricsModes from(Map<String, String> properties) {
     String value = properties.get(DEFAULT_MODE);
     return new MetricsModes(value == null ? TRUNCATE_16 : parse(value), properties);
   }
 
-  Mode modeFor(String columnName) {
+  public Mode modeFor(String columnName) {
     String value = properties.get(COLUMN_MODE_PREFIX + columnName);
     return value == null ? defaultMode : parse(value);
   }
 
-  static Mode parse(String value) {
+  public static Mode parse(String value) {
     String mode = value.trim().toLowerCase(Locale.ROOT);
     switch (mode) {
       case "none":

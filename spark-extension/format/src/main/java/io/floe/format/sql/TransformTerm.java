@@ -1,4 +1,4 @@
-package io.floe.spark.procedures;
+package io.floe.format.sql;
 
 import io.floe.format.partition.Transform;
 import io.floe.format.partition.Transforms;

@@ -1,5 +1,6 @@
-package io.floe.spark.procedures;
+package io.floe.format.commit;
 
+import io.floe.format.sql.TransformTerm;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
@@ -19,7 +20,7 @@ import java.util.stream.Collectors;
  * by {@code TableMetadataBuilder.addPartitionSpec} (a field seen in an earlier spec keeps its id).
  * Every problem is an {@link IllegalArgumentException} naming the table, the field and the transform.
  */
-final class PartitionSpecUpdate {
+public final class PartitionSpecUpdate {
   private static final Set<String> TIME_TRANSFORMS = Set.of("year", "month", "day", "hour");
 
   private final TableMetadata base;
@@ -48,7 +49,7 @@ final class PartitionSpecUpdate {
     }
   }
 
-  PartitionSpecUpdate(TableMetadata base, String table) {
+  public PartitionSpecUpdate(TableMetadata base, String table) {
     this.base = base;
     this.table = table;
     this.schema = base.schema();
@@ -62,7 +63,7 @@ final class PartitionSpecUpdate {
   }
 
   /** Adds a field for {@code term}, named {@code name} or, when null, by Iceberg's naming rules. */
-  PartitionSpecUpdate add(TransformTerm term, String name) {
+  public PartitionSpecUpdate add(TransformTerm term, String name) {
     String what = "Cannot add partition field " + term + " to table " + table;
     Types.NestedField source = resolveColumn(term, what);
     Transform transform = transformFor(term, what);
@@ -93,7 +94,7 @@ final class PartitionSpecUpdate {
   }
 
   /** Drops the field that {@code term} denotes: a transform, an identity column, or a field name. */
-  PartitionSpecUpdate remove(TransformTerm term) {
+  public PartitionSpecUpdate remove(TransformTerm term) {
     String what = "Cannot drop partition field " + term + " from table " + table;
     find(term, what).removed = true;
     return this;
@@ -133,7 +134,7 @@ final class PartitionSpecUpdate {
   }
 
   /** The new spec; its field ids are placeholders until the metadata builder assigns the table's. */
-  PartitionSpec apply() {
+  public PartitionSpec apply() {
     PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
     for (Field f : fields) {
       if (!f.removed) {
@@ -165,7 +166,7 @@ final class PartitionSpecUpdate {
   }
 
   /** Iceberg's names for evolved fields: {@code id}, {@code id_bucket_16}, {@code s_trunc_4}, {@code ts_day}. */
-  static String defaultName(String column, Transform transform) {
+  public static String defaultName(String column, Transform transform) {
     String t = transform.toString();
     if (transform.isIdentity()) {
       return column;
@@ -261,7 +262,7 @@ final class PartitionSpecUpdate {
   }
 
   /** A spec as one line: {@code [1000: category: identity(category), 1001: id_bucket_8: bucket[8](id)]}. */
-  static String describe(PartitionSpec spec, Schema schema) {
+  public static String describe(PartitionSpec spec, Schema schema) {
     return spec.fields().stream()
         .map(f -> f.fieldId() + ": " + f.name() + ": " + f.transform() + "(" + columnName(schema, f.sourceId()) + ")")
         .collect(Collectors.joining(", ", "[", "]"));

@@ -1,4 +1,4 @@
-package io.floe.spark.procedures;
+package io.floe.format.maintenance;
 
 import io.floe.format.metadata.TableProperties;
 import java.util.LinkedHashMap;
@@ -11,21 +11,21 @@ import java.util.Map;
  * {@code target-file-size-bytes} from the table property {@code write.target-file-size-bytes}
  * (else 512 MB), {@code min-file-size-bytes} 75% and {@code max-file-size-bytes} 180% of it.
  */
-record RewriteOptions(long targetFileSize, long minFileSize, long maxFileSize, int minInputFiles, boolean rewriteAll,
+public record RewriteOptions(long targetFileSize, long minFileSize, long maxFileSize, int minInputFiles, boolean rewriteAll,
     int deleteFileThreshold, long maxFileGroupSize, boolean partialProgress, int partialProgressMaxCommits,
     int maxConcurrentGroups, boolean useStartingSequenceNumber) {
-  static final List<String> NAMES = List.of("target-file-size-bytes", "min-file-size-bytes", "max-file-size-bytes",
+  public static final List<String> NAMES = List.of("target-file-size-bytes", "min-file-size-bytes", "max-file-size-bytes",
       "min-input-files", "rewrite-all", "delete-file-threshold", "max-file-group-size-bytes",
       "partial-progress.enabled", "partial-progress.max-commits", "max-concurrent-file-group-rewrites",
       "use-starting-sequence-number", "remove-dangling-deletes");
 
   /** The size at which the writer rolls to a new file: halfway between the target and the maximum. */
-  long writerFileSize() {
+  public long writerFileSize() {
     return targetFileSize + (maxFileSize - targetFileSize) / 2;
   }
 
   /** Parses {@code options}; {@code describe} prefixes error messages (procedure and table). */
-  static RewriteOptions parse(Map<String, String> options, Map<String, String> tableProperties, String describe) {
+  public static RewriteOptions parse(Map<String, String> options, Map<String, String> tableProperties, String describe) {
     Map<String, String> given = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : options.entrySet()) {
       String key = e.getKey().trim().toLowerCase(Locale.ROOT);

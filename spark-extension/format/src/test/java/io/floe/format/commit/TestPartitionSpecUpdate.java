@@ -1,5 +1,6 @@
-package io.floe.spark.procedures;
+package io.floe.format.commit;
 
+import io.floe.format.sql.TransformTerm;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;

@@ -1,4 +1,4 @@
-package io.floe.spark.procedures;
+package io.floe.format.sql;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
