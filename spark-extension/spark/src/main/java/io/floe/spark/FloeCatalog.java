@@ -1,8 +1,5 @@
 package io.floe.spark;
 
-import io.floe.spark.util.SparkPartitioning;
-import io.floe.spark.util.SparkSchemas;
-import io.floe.spark.util.SparkExceptions;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.catalog.TableIdentifier;
@@ -17,6 +14,9 @@ import io.floe.spark.functions.FloeFunctions;
 import io.floe.spark.metadata.MetadataTables;
 import io.floe.spark.procedures.CatalogAccess;
 import io.floe.spark.procedures.FloeProcedures;
+import io.floe.spark.util.SparkExceptions;
+import io.floe.spark.util.SparkPartitioning;
+import io.floe.spark.util.SparkSchemas;
 import io.floe.spark.write.PositionDeleteFileRewriter;
 import java.io.File;
 import java.util.ArrayList;

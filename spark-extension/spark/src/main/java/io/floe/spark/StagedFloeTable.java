@@ -1,7 +1,5 @@
 package io.floe.spark;
 
-import io.floe.spark.util.SparkPartitioning;
-import io.floe.spark.util.SparkSchemas;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.CommitFailedException;
@@ -9,6 +7,8 @@ import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.commit.TableReplacement;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.spark.util.SparkPartitioning;
+import io.floe.spark.util.SparkSchemas;
 import io.floe.spark.write.FloeWriteTarget;
 import java.util.Map;
 import java.util.Set;

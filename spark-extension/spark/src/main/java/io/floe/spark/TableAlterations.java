@@ -1,12 +1,12 @@
 package io.floe.spark;
 
-import io.floe.spark.util.SparkSchemas;
-import io.floe.spark.util.SparkExceptions;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.SchemaUpdate;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataBuilder;
 import io.floe.format.types.Type;
+import io.floe.spark.util.SparkExceptions;
+import io.floe.spark.util.SparkSchemas;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,11 +1,11 @@
 package io.floe.format.commit;
 
-import io.floe.format.sql.TransformTerm;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.partition.Transform;
 import io.floe.format.partition.Transforms;
+import io.floe.format.sql.TransformTerm;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Types;
 import java.util.ArrayList;

@@ -111,16 +111,23 @@ public final class TransformTerm {
 
   /** The Floe transform; a non-positive bucket count or width is an IllegalArgumentException. */
   public Transform toTransform() {
-    if (function == null) {
-      return Transforms.identity();
-    }
+    return function == null ? Transforms.identity() : transformFor(function, width);
+  }
+
+  /**
+   * The Floe transform a SQL transform function names, with its width for bucket and truncate:
+   * Spark's plural time names ({@code days}) and Iceberg's singular ones ({@code day}) become the
+   * spec's, {@code date_hour} is {@code hour}; null for any other name. A non-positive width is an
+   * IllegalArgumentException.
+   */
+  public static Transform transformFor(String function, Integer width) {
     switch (function) {
+      case "identity":
+        return Transforms.identity();
       case "bucket":
         return Transforms.bucket(width);
       case "truncate":
         return Transforms.truncate(width);
-      case "identity":
-        return Transforms.identity();
       case "years":
       case "year":
         return Transforms.fromString("year");
@@ -130,8 +137,12 @@ public final class TransformTerm {
       case "days":
       case "day":
         return Transforms.fromString("day");
-      default:
+      case "hours":
+      case "hour":
+      case "date_hour":
         return Transforms.fromString("hour");
+      default:
+        return null;
     }
   }
 

@@ -1,6 +1,5 @@
 package io.floe.format.commit;
 
-import io.floe.format.sql.TransformTerm;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
@@ -8,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
+import io.floe.format.sql.TransformTerm;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Types;
 import java.util.Map;

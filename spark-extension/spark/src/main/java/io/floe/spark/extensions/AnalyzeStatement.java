@@ -1,7 +1,7 @@
 package io.floe.spark.extensions;
 
-import io.floe.spark.FloeCatalog;
 import io.floe.format.sql.SqlTokens;
+import io.floe.spark.FloeCatalog;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

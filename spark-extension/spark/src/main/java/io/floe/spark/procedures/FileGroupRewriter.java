@@ -1,7 +1,7 @@
 package io.floe.spark.procedures;
 
-import io.floe.format.maintenance.RewriteOptions;
 import io.floe.format.maintenance.FileGroupPlanner;
+import io.floe.format.maintenance.RewriteOptions;
 import io.floe.format.manifest.DataFile;
 import io.floe.spark.util.FileSetRegistry;
 import java.util.List;

@@ -1,14 +1,14 @@
 package io.floe.spark.procedures;
 
-import io.floe.format.sql.SqlSyntaxException;
-import io.floe.format.sql.SqlTokens;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.spark.util.SparkExceptions;
+import io.floe.format.sql.SqlSyntaxException;
+import io.floe.format.sql.SqlTokens;
 import io.floe.spark.source.LocalRowsScan;
+import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,12 +1,12 @@
 package io.floe.spark.procedures;
 
-import io.floe.format.commit.PartitionSpecUpdate;
-import io.floe.format.sql.TransformTerm;
-import io.floe.format.sql.SqlSyntaxException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.commit.PartitionSpecUpdate;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
+import io.floe.format.sql.SqlSyntaxException;
+import io.floe.format.sql.TransformTerm;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;

@@ -1,13 +1,13 @@
 package io.floe.spark.procedures;
 
-import io.floe.format.maintenance.RewriteOptions;
-import io.floe.format.maintenance.FileGroupPlanner;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteFiles;
 import io.floe.format.commit.ValidationException;
 import io.floe.format.expr.Expression;
 import io.floe.format.io.Locations;
+import io.floe.format.maintenance.FileGroupPlanner;
+import io.floe.format.maintenance.RewriteOptions;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;

@@ -1,8 +1,8 @@
 package io.floe.spark.source;
 
 import io.floe.format.scan.FileScanTask;
-import io.floe.spark.util.FileSetRegistry;
 import io.floe.format.table.TableView;
+import io.floe.spark.util.FileSetRegistry;
 import io.floe.spark.util.SparkSchemas;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;

@@ -1,10 +1,10 @@
 package io.floe.spark.source;
 
-import io.floe.spark.util.SparkSchemas;
 import io.floe.format.expr.Binder;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
 import io.floe.format.table.TableView;
+import io.floe.spark.util.SparkSchemas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,7 +1,7 @@
 package io.floe.spark.stats;
 
-import io.floe.format.stats.ThetaSketches;
 import io.floe.format.sql.SqlTokens;
+import io.floe.format.stats.ThetaSketches;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -3,7 +3,7 @@ package io.floe.spark.util;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.partition.Transform;
-import io.floe.format.partition.Transforms;
+import io.floe.format.sql.TransformTerm;
 import io.floe.format.types.Schema;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,39 +64,19 @@ public final class SparkPartitioning {
 
   private static Transform transform(String name, org.apache.spark.sql.connector.expressions.Transform t,
       String column) {
+    Transform transform;
     try {
-      switch (name) {
-        case "identity":
-          return Transforms.identity();
-        case "bucket":
-          return Transforms.bucket(intArgument(t));
-        case "truncate":
-          return Transforms.truncate(intArgument(t));
-        default:
-          break;
-      }
+      boolean hasWidth = name.equals("bucket") || name.equals("truncate");
+      transform = TransformTerm.transformFor(name, hasWidth ? intArgument(t) : null);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot partition by " + t.describe() + " on column " + column + ": "
           + e.getMessage(), e);
     }
-    switch (name) {
-      case "years":
-      case "year":
-      case "months":
-      case "month":
-      case "days":
-      case "day":
-      case "hours":
-      case "hour":
-      case "date_hour":
-        // Spark's plural names (days) and Iceberg's singular ones (day) both become the spec's (day)
-        String spec = name.equals("date_hour") ? "hour"
-            : name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
-        return Transforms.fromString(spec);
-      default:
-        throw new IllegalArgumentException("Unsupported partition transform: " + t.describe()
-            + " (supported: identity, bucket, truncate, years, months, days, hours)");
+    if (transform == null) {
+      throw new IllegalArgumentException("Unsupported partition transform: " + t.describe()
+          + " (supported: identity, bucket, truncate, years, months, days, hours)");
     }
+    return transform;
   }
 
   /** The source column must exist and have one value per row: top-level or inside structs, not a list or map. */

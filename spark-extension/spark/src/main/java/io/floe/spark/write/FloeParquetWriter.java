@@ -1,7 +1,7 @@
 package io.floe.spark.write;
 
-import io.floe.format.manifest.MetricsModes;
 import io.floe.format.manifest.Metrics;
+import io.floe.format.manifest.MetricsModes;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.types.Schema;
 import java.io.Closeable;

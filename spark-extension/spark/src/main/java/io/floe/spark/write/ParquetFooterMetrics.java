@@ -1,8 +1,8 @@
 package io.floe.spark.write;
 
 import io.floe.format.manifest.BoundTruncation;
-import io.floe.format.manifest.MetricsModes;
 import io.floe.format.manifest.Metrics;
+import io.floe.format.manifest.MetricsModes;
 import io.floe.format.types.Conversions;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;

@@ -1,11 +1,11 @@
 package io.floe.spark.write;
 
-import io.floe.format.manifest.MetricsModes;
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
+import io.floe.format.manifest.MetricsModes;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Types;

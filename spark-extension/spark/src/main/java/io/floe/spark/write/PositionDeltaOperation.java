@@ -1,9 +1,9 @@
 package io.floe.spark.write;
 
-import io.floe.spark.source.MetadataColumns;
 import io.floe.format.commit.IsolationLevel;
 import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeParquetReader;
+import io.floe.spark.source.MetadataColumns;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.write.DeltaWrite;

@@ -1,9 +1,9 @@
 package io.floe.spark.write;
 
-import io.floe.spark.source.MetadataColumns;
 import io.floe.format.commit.IsolationLevel;
 import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeScan;
+import io.floe.spark.source.MetadataColumns;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
