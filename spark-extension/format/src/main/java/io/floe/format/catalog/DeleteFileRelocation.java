@@ -4,7 +4,7 @@ import io.floe.format.FloeFormatException;
 import io.floe.format.deletes.PositionDeleteRewriter;
 import io.floe.format.io.FileIO;
 import io.floe.format.manifest.ContentFiles;
-import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.Metrics;
@@ -53,7 +53,7 @@ final class DeleteFileRelocation {
   private final String rewriteId;
   private final PositionDeleteRewriter rewriter;
   private final Map<String, String> tableProperties;
-  private final Map<String, DataFile> parquet = new HashMap<>();
+  private final Map<String, DeleteFile> parquet = new HashMap<>();
   private final Map<String, PuffinCopy.Result> puffins = new HashMap<>();
   private final List<String> written = new ArrayList<>();
 
@@ -74,8 +74,8 @@ final class DeleteFileRelocation {
   }
 
   /** The entry of {@code file} after the move; {@code live}: listed with status ADDED or EXISTING. */
-  DataFile relocate(DataFile file, PartitionSpec spec, boolean live) {
-    DataFile.Builder moved = DataFile.builder(spec).copy(file)
+  DeleteFile relocate(DeleteFile file, PartitionSpec spec, boolean live) {
+    DeleteFile.Builder moved = DeleteFile.builder(spec).copy(file)
         .withPath(move.apply(file.path()))
         .withReferencedDataFile(move.apply(file.referencedDataFile()));
     if (file.content() != FileContent.POSITION_DELETES) {
@@ -91,7 +91,7 @@ final class DeleteFileRelocation {
       throw CatalogErrors.cannotRewriteDeleteFile(table, file.path(), "it is " + file.format()
           + ", while Floe rewrites position delete files only in Parquet");
     }
-    DataFile rewritten = parquet.computeIfAbsent(file.path(), path -> rewriteParquet(file, spec));
+    DeleteFile rewritten = parquet.computeIfAbsent(file.path(), path -> rewriteParquet(file, spec));
     return moved.withPath(move.apply(rewritten.path()))
         .withFileSizeInBytes(rewritten.fileSizeInBytes())
         .withMetrics(metrics(rewritten, rewritten.lowerBounds(), rewritten.upperBounds()))
@@ -100,7 +100,7 @@ final class DeleteFileRelocation {
         .build();
   }
 
-  private boolean namesMovedPaths(DataFile file) {
+  private boolean namesMovedPaths(DeleteFile file) {
     if (file.referencedDataFile() != null) {
       return move.moves(file.referencedDataFile());
     }
@@ -108,7 +108,7 @@ final class DeleteFileRelocation {
         || move.mayHoldMoved(bound(file.lowerBounds()), bound(file.upperBounds()));
   }
 
-  private boolean cached(DataFile file) {
+  private boolean cached(DeleteFile file) {
     return parquet.containsKey(file.path()) || puffins.containsKey(file.path());
   }
 
@@ -120,7 +120,7 @@ final class DeleteFileRelocation {
     }
   }
 
-  private DataFile relocateVector(DataFile file, DataFile.Builder moved) {
+  private DeleteFile relocateVector(DeleteFile file, DeleteFile.Builder moved) {
     PuffinCopy.Result copy = puffins.computeIfAbsent(file.path(), this::copyPuffin);
     BlobMetadata blob = file.contentOffset() == null ? null : copy.blobAt(file.contentOffset());
     if (blob == null || file.contentSizeInBytes() == null || blob.length() != file.contentSizeInBytes()) {
@@ -147,14 +147,14 @@ final class DeleteFileRelocation {
     });
   }
 
-  private DataFile rewriteParquet(DataFile file, PartitionSpec spec) {
+  private DeleteFile rewriteParquet(DeleteFile file, PartitionSpec spec) {
     if (rewriter == null) {
       throw CatalogErrors.cannotRewriteDeleteFile(table, file.path(),
           "no Parquet writer was given for it: rename the table through Floe's Spark catalog");
     }
     String target = newName(file.path());
     written.add(target);
-    DataFile rewritten = rewriter.rewrite(file, spec, target, move::apply, tableProperties);
+    DeleteFile rewritten = rewriter.rewrite(file, spec, target, move::apply, tableProperties);
     if (!target.equals(rewritten.path())) {
       throw new IllegalStateException("Position delete rewriter wrote " + rewritten.path() + ", not " + target);
     }
@@ -176,7 +176,7 @@ final class DeleteFileRelocation {
     return folder + PREVIOUS_SUFFIX.matcher(stem).replaceFirst("") + "-r" + rewriteId + extension;
   }
 
-  private Metrics movedBounds(DataFile file) {
+  private Metrics movedBounds(DeleteFile file) {
     return metrics(file, movedBound(file.lowerBounds()), movedBound(file.upperBounds()));
   }
 
@@ -195,7 +195,7 @@ final class DeleteFileRelocation {
     return value == null ? null : (String) Conversions.fromByteBuffer(Types.StringType.get(), value);
   }
 
-  private static Metrics metrics(DataFile file, Map<Integer, ByteBuffer> lower, Map<Integer, ByteBuffer> upper) {
+  private static Metrics metrics(DeleteFile file, Map<Integer, ByteBuffer> lower, Map<Integer, ByteBuffer> upper) {
     return new Metrics(file.recordCount(), file.columnSizes(), file.valueCounts(), file.nullValueCounts(),
         file.nanValueCounts(), lower, upper);
   }

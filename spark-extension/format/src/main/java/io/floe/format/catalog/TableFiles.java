@@ -24,7 +24,7 @@ public final class TableFiles {
         if (!files.add(manifest.path())) {
           continue;
         }
-        for (ManifestEntry e : ManifestReader.read(io.newInputFile(manifest.path()), manifest, metadata.specsById())) {
+        for (ManifestEntry<?> e : ManifestReader.read(io.newInputFile(manifest.path()), manifest, metadata.specsById())) {
           files.add(e.file().path());
         }
       }

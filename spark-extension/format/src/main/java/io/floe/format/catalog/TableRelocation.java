@@ -3,7 +3,9 @@ package io.floe.format.catalog;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.deletes.PositionDeleteRewriter;
 import io.floe.format.io.FileIO;
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
@@ -129,15 +131,17 @@ final class TableRelocation {
 
   private ManifestFile rewriteManifest(TableMetadata base, ManifestFile manifest) {
     PartitionSpec spec = base.specsById().get(manifest.partitionSpecId());
-    List<ManifestEntry> entries = ManifestReader.read(io.newInputFile(manifest.path()), manifest,
+    List<ManifestEntry<?>> entries = ManifestReader.read(io.newInputFile(manifest.path()), manifest,
         base.specsById());
     String location = newMetadataFile("m" + rewrittenManifests.size() + ".avro");
     ManifestWriter writer = ManifestWriter.write(base.formatVersion(), spec, base.schema(),
         io.newOutputFile(location), manifest.snapshotId(), manifest.content());
     try (ManifestWriter out = writer) {
-      for (ManifestEntry e : entries) {
-        DataFile file = deletes.relocate(e.file(), spec, e.status() != ManifestEntry.Status.DELETED);
-        out.copy(new ManifestEntry(e.status(), e.snapshotId(), e.dataSequenceNumber(), e.fileSequenceNumber(),
+      for (ManifestEntry<?> e : entries) {
+        ContentFile file = e.file() instanceof DeleteFile deleteFile
+            ? deletes.relocate(deleteFile, spec, e.status() != ManifestEntry.Status.DELETED)
+            : DataFile.builder(spec).copy((DataFile) e.file()).withPath(move.apply(e.file().path())).build();
+        out.copy(new ManifestEntry<>(e.status(), e.snapshotId(), e.dataSequenceNumber(), e.fileSequenceNumber(),
             file));
       }
     } catch (IOException e) {

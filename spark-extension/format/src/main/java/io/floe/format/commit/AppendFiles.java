@@ -32,7 +32,7 @@ public final class AppendFiles extends SnapshotProducer {
   }
 
   @Override
-  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
+  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry<DataFile>> liveEntries) {
     return Set.of();
   }
 

@@ -1,7 +1,6 @@
 package io.floe.format.commit;
 
 import io.floe.format.manifest.DataFile;
-import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
 import io.floe.format.manifest.ManifestLists;
@@ -119,16 +118,17 @@ public final class Cherrypick {
       if (manifest.snapshotId() != null && manifest.snapshotId() != source.snapshotId()) {
         continue; // written by an earlier snapshot: nothing this one added
       }
-      for (ManifestEntry e : ManifestReader.read(ops.io().newInputFile(manifest.path()), manifest, base.specsById())) {
+      for (ManifestEntry<?> e : ManifestReader.read(ops.io().newInputFile(manifest.path()), manifest,
+          base.specsById())) {
         if (e.status() != ManifestEntry.Status.ADDED || e.snapshotId() == null
             || e.snapshotId() != source.snapshotId()) {
           continue;
         }
-        if (manifest.content() != ManifestContent.DATA) {
+        if (!(e.file() instanceof DataFile file)) {
           throw new IllegalArgumentException("Cannot cherry-pick snapshot " + source.snapshotId() + " of table "
               + table + ": it adds delete file " + e.file().path() + ", which cannot be re-applied");
         }
-        out.add(DataFile.builder(base.specsById().get(e.file().specId())).copy(e.file()).withFirstRowId(null).build());
+        out.add(DataFile.builder(base.specsById().get(file.specId())).copy(file).withFirstRowId(null).build());
       }
     }
     if (out.isEmpty()) {

@@ -6,8 +6,10 @@ import io.floe.format.expr.Expressions;
 import io.floe.format.expr.InclusiveMetricsEvaluator;
 import io.floe.format.expr.Projections;
 import io.floe.format.io.FileIO;
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
@@ -87,26 +89,27 @@ final class ConflictValidation {
         if (dataManifest ? !(checkData && addsData) : !(checkDeletes && addsDeletes)) {
           continue;
         }
-        for (ManifestEntry entry : ManifestReader.read(io.newInputFile(manifest.path()), manifest, base.specsById())) {
+        for (ManifestEntry<?> entry : ManifestReader.read(io.newInputFile(manifest.path()), manifest,
+            base.specsById())) {
           if (entry.status() != ManifestEntry.Status.ADDED || !Long.valueOf(snapshot.snapshotId())
               .equals(entry.snapshotId())) {
             continue;
           }
-          DataFile file = entry.file();
-          if (dataManifest) {
+          if (entry.file() instanceof DataFile file) {
             if (mayMatch(base, file, partitionEvaluators, metrics)) {
               throw conflict(snapshot, "added data file " + file.path() + " that may contain rows matching "
                   + filter + " (serializable isolation)");
             }
           } else {
-            checkDeleteFile(base, snapshot, file, touchedFiles, touchedPartitions, partitionEvaluators);
+            checkDeleteFile(base, snapshot, (DeleteFile) entry.file(), touchedFiles, touchedPartitions,
+                partitionEvaluators);
           }
         }
       }
     }
   }
 
-  private void checkDeleteFile(TableMetadata base, Snapshot snapshot, DataFile file, Map<String, DataFile> touched,
+  private void checkDeleteFile(TableMetadata base, Snapshot snapshot, DeleteFile file, Map<String, DataFile> touched,
       Set<PartitionKey> touchedPartitions, Map<Integer, Evaluator> partitionEvaluators) {
     if (touched.isEmpty()) {
       return;
@@ -171,7 +174,7 @@ final class ConflictValidation {
     return partitionMayMatch(base, file, partitionEvaluators) && (metrics == null || metrics.eval(file));
   }
 
-  private boolean partitionMayMatch(TableMetadata base, DataFile file, Map<Integer, Evaluator> evaluators) {
+  private boolean partitionMayMatch(TableMetadata base, ContentFile file, Map<Integer, Evaluator> evaluators) {
     PartitionSpec spec = base.specsById().get(file.specId());
     if (spec == null || filter.op() == Expression.Operation.TRUE) {
       return true;
@@ -190,7 +193,7 @@ final class ConflictValidation {
   private record PartitionKey(int specId, PartitionData partition) {
   }
 
-  private static PartitionKey partitionKey(DataFile file) {
+  private static PartitionKey partitionKey(ContentFile file) {
     return new PartitionKey(file.specId(), file.partition());
   }
 }

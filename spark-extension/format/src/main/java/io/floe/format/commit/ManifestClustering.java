@@ -1,6 +1,7 @@
 package io.floe.format.commit;
 
 import io.floe.format.expr.Comparators;
+import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.partition.PartitionData;
 import java.util.ArrayList;
@@ -19,8 +20,8 @@ import java.util.Set;
  */
 final class ManifestClustering {
   /** The order entries are written in: partition tuple, then file path. */
-  static final Comparator<ManifestEntry> ORDER = Comparator
-      .comparing((ManifestEntry e) -> e.file().partition(), ManifestClustering::comparePartitions)
+  static final Comparator<ManifestEntry<DataFile>> ORDER = Comparator
+      .comparing((ManifestEntry<DataFile> e) -> e.file().partition(), ManifestClustering::comparePartitions)
       .thenComparing(e -> e.file().path());
 
   private ManifestClustering() {}
@@ -32,8 +33,8 @@ final class ManifestClustering {
   }
 
   /** {@code sorted} (in {@link #ORDER}) cut into {@code groups} consecutive runs whose lengths differ by at most one. */
-  static List<List<ManifestEntry>> split(List<ManifestEntry> sorted, int groups) {
-    List<List<ManifestEntry>> out = new ArrayList<>();
+  static List<List<ManifestEntry<DataFile>>> split(List<ManifestEntry<DataFile>> sorted, int groups) {
+    List<List<ManifestEntry<DataFile>>> out = new ArrayList<>();
     int n = sorted.size();
     int start = 0;
     for (int g = 0; g < groups && start < n; g++) {
@@ -52,20 +53,20 @@ final class ManifestClustering {
    * number or brings them down to one; this also keeps a rewrite's own output stable, as it comes
    * out smaller than estimated by the per-file overhead it saved).
    */
-  static boolean isClustered(Map<String, List<ManifestEntry>> liveByManifest, Set<String> manifestsWithDeletes,
+  static boolean isClustered(Map<String, List<ManifestEntry<DataFile>>> liveByManifest, Set<String> manifestsWithDeletes,
       int groups) {
     int count = liveByManifest.size();
     boolean fewEnough = count <= groups || (groups > 1 && count <= 2 * groups);
     if (!fewEnough || !manifestsWithDeletes.isEmpty()) {
       return false;
     }
-    List<ManifestEntry> all = new ArrayList<>();
-    Map<ManifestEntry, String> owner = new HashMap<>();
-    for (Map.Entry<String, List<ManifestEntry>> m : liveByManifest.entrySet()) {
+    List<ManifestEntry<DataFile>> all = new ArrayList<>();
+    Map<ManifestEntry<DataFile>, String> owner = new HashMap<>();
+    for (Map.Entry<String, List<ManifestEntry<DataFile>>> m : liveByManifest.entrySet()) {
       if (m.getValue().isEmpty()) {
         return false;
       }
-      for (ManifestEntry e : m.getValue()) {
+      for (ManifestEntry<DataFile> e : m.getValue()) {
         all.add(e);
         owner.put(e, m.getKey());
       }
@@ -73,7 +74,7 @@ final class ManifestClustering {
     all.sort(ORDER);
     Set<String> seen = new HashSet<>();
     String previous = null;
-    for (ManifestEntry e : all) {
+    for (ManifestEntry<DataFile> e : all) {
       String manifest = owner.get(e);
       if (!manifest.equals(previous) && !seen.add(manifest)) {
         return false;

@@ -1,5 +1,6 @@
 package io.floe.format.commit;
 
+import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
@@ -92,9 +93,9 @@ final class ManifestMerger {
    * snapshots' own manifests).
    */
   static void writeEntries(List<ManifestFile> bin, long snapshotId, ManifestWriter writer,
-      Function<ManifestFile, List<ManifestEntry>> read) {
+      Function<ManifestFile, List<ManifestEntry<DataFile>>> read) {
     for (ManifestFile manifest : bin) {
-      for (ManifestEntry e : read.apply(manifest)) {
+      for (ManifestEntry<DataFile> e : read.apply(manifest)) {
         boolean ours = e.snapshotId() != null && e.snapshotId() == snapshotId;
         if (e.status() == ManifestEntry.Status.ADDED && ours) {
           if (e.dataSequenceNumber() != null) {

@@ -105,7 +105,7 @@ public final class OverwriteFiles extends SnapshotProducer {
   }
 
   @Override
-  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
+  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry<DataFile>> liveEntries) {
     Set<String> remove = new LinkedHashSet<>(explicitDeletes);
     Map<Integer, Set<PartitionData>> replacedBySpec = new HashMap<>();
     if (replaceAddedPartitions) {
@@ -118,7 +118,7 @@ public final class OverwriteFiles extends SnapshotProducer {
     }
     Map<Integer, Evaluator> strict = new HashMap<>();
     Map<Integer, Evaluator> inclusive = new HashMap<>();
-    for (ManifestEntry e : liveEntries) {
+    for (ManifestEntry<DataFile> e : liveEntries) {
       DataFile f = e.file();
       if (replaceAll) {
         remove.add(f.path());

@@ -2,6 +2,7 @@ package io.floe.format.commit;
 
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
@@ -43,9 +44,6 @@ public final class RewriteFiles extends SnapshotProducer {
 
   /** A live data file whose rows the added files now hold. */
   public RewriteFiles rewriteFile(DataFile file) {
-    if (file.content() != FileContent.DATA) {
-      throw new IllegalArgumentException("Cannot rewrite delete file " + file.path() + " as a data file");
-    }
     rewritten.put(file.path(), file);
     return this;
   }
@@ -81,7 +79,7 @@ public final class RewriteFiles extends SnapshotProducer {
   }
 
   @Override
-  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
+  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry<DataFile>> liveEntries) {
     if (validate && !rewritten.isEmpty()) {
       validateNoNewDeletes(base);
     }
@@ -98,7 +96,8 @@ public final class RewriteFiles extends SnapshotProducer {
             || manifest.snapshotId() == null || manifest.snapshotId() != snapshot.snapshotId()) {
           continue;
         }
-        for (ManifestEntry e : ManifestReader.read(io().newInputFile(manifest.path()), manifest, base.specsById())) {
+        for (ManifestEntry<DeleteFile> e : ManifestReader.readDeletes(io().newInputFile(manifest.path()), manifest,
+            base.specsById())) {
           if (e.status() == ManifestEntry.Status.ADDED && Long.valueOf(snapshot.snapshotId()).equals(e.snapshotId())) {
             checkDeleteFile(base, snapshot, e.file(), partitions);
           }
@@ -107,7 +106,7 @@ public final class RewriteFiles extends SnapshotProducer {
     }
   }
 
-  private void checkDeleteFile(TableMetadata base, Snapshot snapshot, DataFile file, Set<String> partitions) {
+  private void checkDeleteFile(TableMetadata base, Snapshot snapshot, DeleteFile file, Set<String> partitions) {
     boolean samePartition = partitions.contains(file.specId() + "/" + file.partition());
     String conflict = null;
     if (file.content() == FileContent.POSITION_DELETES) {

@@ -2,6 +2,7 @@ package io.floe.format.commit;
 
 import io.floe.format.io.FileIO;
 import io.floe.format.manifest.ManifestContent;
+import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
 import io.floe.format.manifest.ManifestLists;
@@ -141,25 +142,25 @@ public final class RewriteManifests {
     List<ManifestFile> added = new ArrayList<>();
     long entries = 0;
     for (Map.Entry<Integer, List<ManifestFile>> spec : bySpec.entrySet()) {
-      Map<String, List<ManifestEntry>> live = new LinkedHashMap<>();
+      Map<String, List<ManifestEntry<DataFile>>> live = new LinkedHashMap<>();
       Set<String> withDeletes = new HashSet<>();
       long bytes = 0;
       for (ManifestFile m : spec.getValue()) {
         bytes += m.length();
-        List<ManifestEntry> all = ManifestReader.read(io().newInputFile(m.path()), m, base.specsById());
+        List<ManifestEntry<DataFile>> all = ManifestReader.readData(io().newInputFile(m.path()), m, base.specsById());
         live.put(m.path(), all.stream().filter(ManifestEntry::isLive).collect(Collectors.toList()));
         if (all.stream().anyMatch(e -> !e.isLive())) {
           withDeletes.add(m.path());
         }
       }
-      List<ManifestEntry> sorted = live.values().stream().flatMap(List::stream)
+      List<ManifestEntry<DataFile>> sorted = live.values().stream().flatMap(List::stream)
           .sorted(ManifestClustering.ORDER).collect(Collectors.toList());
       int groups = ManifestClustering.manifestCount(bytes, targetBytes, sorted.size());
       if (ManifestClustering.isClustered(live, withDeletes, groups)) {
         continue;
       }
       PartitionSpec partitionSpec = base.specsById().get(spec.getKey());
-      for (List<ManifestEntry> group : ManifestClustering.split(sorted, groups)) {
+      for (List<ManifestEntry<DataFile>> group : ManifestClustering.split(sorted, groups)) {
         added.add(write(base, partitionSpec, group));
       }
       replaced.addAll(spec.getValue());
@@ -168,7 +169,7 @@ public final class RewriteManifests {
     return new Plan(replaced, added, entries);
   }
 
-  private ManifestFile write(TableMetadata base, PartitionSpec spec, List<ManifestEntry> entries) {
+  private ManifestFile write(TableMetadata base, PartitionSpec spec, List<ManifestEntry<DataFile>> entries) {
     String location = ops.metadataFileLocation(commitUuid + "-m" + manifestCount++ + ".avro");
     writtenFiles.add(location);
     ManifestWriter writer = ManifestWriter.write(base.formatVersion(), spec, base.schema(),

@@ -1,6 +1,7 @@
 package io.floe.format.commit;
 
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.metadata.TableMetadata;
 import java.util.Collection;
@@ -26,12 +27,12 @@ public final class RowDelta extends SnapshotProducer {
     return this;
   }
 
-  public RowDelta addDeletes(DataFile deleteFile) {
+  public RowDelta addDeletes(DeleteFile deleteFile) {
     addDelete(deleteFile);
     return this;
   }
 
-  public RowDelta removeDeletes(DataFile deleteFile) {
+  public RowDelta removeDeletes(DeleteFile deleteFile) {
     removeDelete(deleteFile);
     return this;
   }
@@ -50,7 +51,7 @@ public final class RowDelta extends SnapshotProducer {
   }
 
   @Override
-  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries) {
+  protected Set<String> filesToRemove(TableMetadata base, List<ManifestEntry<DataFile>> liveEntries) {
     return Set.of();
   }
 

@@ -2,8 +2,10 @@ package io.floe.format.commit;
 
 import io.floe.format.expr.Expression;
 import io.floe.format.io.FileIO;
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
@@ -39,8 +41,8 @@ public abstract class SnapshotProducer {
   private final TableOperations ops;
   private final String commitUuid = UUID.randomUUID().toString();
   private final List<DataFile> addedFiles = new ArrayList<>();
-  private final List<DataFile> addedDeleteFiles = new ArrayList<>();
-  private final Map<String, DataFile> deleteFilesToRemove = new LinkedHashMap<>();
+  private final List<DeleteFile> addedDeleteFiles = new ArrayList<>();
+  private final Map<String, DeleteFile> deleteFilesToRemove = new LinkedHashMap<>();
   private final Set<String> requiredDataFiles = new LinkedHashSet<>();
   private boolean validateHistory = false;
   private Long startingSnapshotId = null;
@@ -88,7 +90,7 @@ public abstract class SnapshotProducer {
   }
 
   /** Which live data files of the base this commit removes; validates against concurrent changes. */
-  protected abstract Set<String> filesToRemove(TableMetadata base, List<ManifestEntry> liveEntries);
+  protected abstract Set<String> filesToRemove(TableMetadata base, List<ManifestEntry<DataFile>> liveEntries);
 
   /**
    * Whether this commit may remove live data files of the base. When it may not, and it requires no
@@ -108,22 +110,16 @@ public abstract class SnapshotProducer {
   }
 
   protected void add(DataFile file) {
-    if (file.content() != FileContent.DATA) {
-      throw new IllegalArgumentException("Cannot append a delete file as data: " + file.path());
-    }
     addedFiles.add(file);
   }
 
   /** A delete file (position deletes or a deletion vector) that this commit adds. */
-  protected void addDelete(DataFile file) {
-    if (file.content() == FileContent.DATA) {
-      throw new IllegalArgumentException("Cannot add data file " + file.path() + " as a delete file");
-    }
+  protected void addDelete(DeleteFile file) {
     addedDeleteFiles.add(file);
   }
 
   /** A live delete file that this commit removes (replaced by a merged one). */
-  protected void removeDelete(DataFile file) {
+  protected void removeDelete(DeleteFile file) {
     deleteFilesToRemove.put(ContentFiles.deleteFileKey(file), file);
   }
 
@@ -207,16 +203,17 @@ public abstract class SnapshotProducer {
     PartitionSpec spec = base.spec();
 
     List<ManifestFile> parentManifests = parent == null ? List.of() : readManifestList(parent);
-    List<ManifestEntry> liveEntries = new ArrayList<>();
-    Map<String, List<ManifestEntry>> entriesByManifest = new LinkedHashMap<>();
+    List<ManifestEntry<DataFile>> liveEntries = new ArrayList<>();
+    Map<String, List<? extends ManifestEntry<?>>> entriesByManifest = new LinkedHashMap<>();
     boolean readDataManifests = readsLiveDataFiles();
     for (ManifestFile manifest : parentManifests) {
       if (manifest.content() != ManifestContent.DATA || !readDataManifests) {
         continue;
       }
-      List<ManifestEntry> entries = readEntries(manifest, base);
+      List<ManifestEntry<DataFile>> entries = ManifestReader.readData(io().newInputFile(manifest.path()), manifest,
+          base.specsById());
       entriesByManifest.put(manifest.path(), entries);
-      for (ManifestEntry e : entries) {
+      for (ManifestEntry<DataFile> e : entries) {
         if (e.status() != ManifestEntry.Status.DELETED) {
           liveEntries.add(e);
         }
@@ -230,9 +227,9 @@ public abstract class SnapshotProducer {
     }
 
     // delete files to drop: the ones replaced explicitly, and those of removed data files
-    Map<String, DataFile> deletesToDrop = new LinkedHashMap<>(deleteFilesToRemove);
+    Map<String, DeleteFile> deletesToDrop = new LinkedHashMap<>(deleteFilesToRemove);
     Set<String> newDvTargets = new HashSet<>();
-    for (DataFile f : addedDeleteFiles) {
+    for (DeleteFile f : addedDeleteFiles) {
       if (ContentFiles.isDeletionVector(f)) {
         if (!newDvTargets.add(ContentFiles.referencedDataFile(f))) {
           throw new IllegalArgumentException("Cannot commit to table " + ops.tableName() + ": two new deletion "
@@ -244,14 +241,15 @@ public abstract class SnapshotProducer {
       }
     }
     boolean readDeleteManifests = !deleteFilesToRemove.isEmpty() || !toRemove.isEmpty() || !newDvTargets.isEmpty();
-    List<DataFile> liveDvsOfTargets = new ArrayList<>();
+    List<DeleteFile> liveDvsOfTargets = new ArrayList<>();
     for (ManifestFile manifest : parentManifests) {
       if (manifest.content() != ManifestContent.DELETES || !readDeleteManifests) {
         continue;
       }
-      List<ManifestEntry> entries = readEntries(manifest, base);
+      List<ManifestEntry<DeleteFile>> entries = ManifestReader.readDeletes(io().newInputFile(manifest.path()),
+          manifest, base.specsById());
       entriesByManifest.put(manifest.path(), entries);
-      for (ManifestEntry e : entries) {
+      for (ManifestEntry<DeleteFile> e : entries) {
         String referenced = ContentFiles.referencedDataFile(e.file());
         if (e.status() != ManifestEntry.Status.DELETED && referenced != null && toRemove.contains(referenced)) {
           deletesToDrop.put(ContentFiles.deleteFileKey(e.file()), e.file());
@@ -262,7 +260,7 @@ public abstract class SnapshotProducer {
         }
       }
     }
-    for (DataFile dv : liveDvsOfTargets) {
+    for (DeleteFile dv : liveDvsOfTargets) {
       if (!deletesToDrop.containsKey(ContentFiles.deleteFileKey(dv))) {
         throw new ValidationException("Cannot commit to table " + ops.tableName() + ": data file "
             + dv.referencedDataFile() + " already has deletion vector " + ContentFiles.deleteFileKey(dv)
@@ -276,15 +274,15 @@ public abstract class SnapshotProducer {
     Set<String> removedPaths = new HashSet<>();
     Set<String> removedDeleteKeys = new HashSet<>();
     for (ManifestFile manifest : parentManifests) {
-      List<ManifestEntry> entries = entriesByManifest.get(manifest.path());
+      List<? extends ManifestEntry<?>> entries = entriesByManifest.get(manifest.path());
       boolean deletes = manifest.content() == ManifestContent.DELETES;
       boolean touchedManifest = entries != null && entries.stream()
           .anyMatch(e -> e.status() != ManifestEntry.Status.DELETED && (deletes
-              ? deletesToDrop.containsKey(ContentFiles.deleteFileKey(e.file()))
+              ? deletesToDrop.containsKey(ContentFiles.fileKey(e.file()))
               : toRemove.contains(e.file().path())));
       if (touchedManifest) {
         manifests.add(rewriteWithDeletes(manifest, entries, base, removed, deletes ? removedDeleteKeys : removedPaths,
-            e -> deletes ? deletesToDrop.containsKey(ContentFiles.deleteFileKey(e.file()))
+            e -> deletes ? deletesToDrop.containsKey(ContentFiles.fileKey(e.file()))
                 : toRemove.contains(e.file().path())));
       } else if (manifest.hasAddedFiles() || manifest.hasExistingFiles()) {
         manifests.add(manifest);
@@ -359,7 +357,8 @@ public abstract class SnapshotProducer {
     if (merged == null) {
       ManifestWriter writer = newManifestWriter(base, base.specsById().get(bin.get(0).partitionSpecId()),
           ManifestContent.DATA);
-      ManifestMerger.writeEntries(bin, snapshotId(), writer, m -> readEntries(m, base));
+      ManifestMerger.writeEntries(bin, snapshotId(), writer,
+          m -> ManifestReader.readData(io().newInputFile(m.path()), m, base.specsById()));
       merged = closeWriter(writer);
       mergedManifests.put(key, merged);
     }
@@ -383,16 +382,16 @@ public abstract class SnapshotProducer {
    * The live data files this commit removes or must find live (those it adds deletes for, named
    * or referenced by the delete files), by path.
    */
-  private Map<String, DataFile> touchedDataFiles(List<ManifestEntry> liveEntries, Set<String> toRemove) {
+  private Map<String, DataFile> touchedDataFiles(List<ManifestEntry<DataFile>> liveEntries, Set<String> toRemove) {
     Set<String> required = new HashSet<>(requiredDataFiles);
-    for (DataFile f : addedDeleteFiles) {
+    for (DeleteFile f : addedDeleteFiles) {
       String referenced = ContentFiles.referencedDataFile(f);
       if (referenced != null) {
         required.add(referenced);
       }
     }
     Map<String, DataFile> touched = new HashMap<>();
-    for (ManifestEntry e : liveEntries) {
+    for (ManifestEntry<DataFile> e : liveEntries) {
       String path = e.file().path();
       if (toRemove.contains(path) || required.contains(path)) {
         touched.put(path, e.file());
@@ -423,18 +422,18 @@ public abstract class SnapshotProducer {
   }
 
   /** One manifest per partition spec of the new files. */
-  private List<ManifestFile> writeNewManifests(List<DataFile> files, PartitionSpec spec, TableMetadata base,
-      ManifestContent content) {
+  private List<ManifestFile> writeNewManifests(List<? extends ContentFile> files, PartitionSpec spec,
+      TableMetadata base, ManifestContent content) {
     List<ManifestFile> out = new ArrayList<>();
-    Map<Integer, List<DataFile>> bySpec = new LinkedHashMap<>();
-    for (DataFile f : files) {
+    Map<Integer, List<ContentFile>> bySpec = new LinkedHashMap<>();
+    for (ContentFile f : files) {
       bySpec.computeIfAbsent(f.specId(), k -> new ArrayList<>()).add(f);
     }
-    for (Map.Entry<Integer, List<DataFile>> group : bySpec.entrySet()) {
+    for (Map.Entry<Integer, List<ContentFile>> group : bySpec.entrySet()) {
       PartitionSpec fileSpec = base.specsById().getOrDefault(group.getKey(), spec);
       ManifestWriter writer = newManifestWriter(base, fileSpec, content);
       Long dataSequenceNumber = content == ManifestContent.DATA ? addedDataSequenceNumber() : null;
-      for (DataFile f : group.getValue()) {
+      for (ContentFile f : group.getValue()) {
         if (dataSequenceNumber != null) {
           writer.add(f, dataSequenceNumber);
         } else {
@@ -462,19 +461,19 @@ public abstract class SnapshotProducer {
     return writer.toManifestFile();
   }
 
-  private ManifestFile rewriteWithDeletes(ManifestFile manifest, List<ManifestEntry> entries, TableMetadata base,
-      SummaryCounts removed, Set<String> removedKeys, java.util.function.Predicate<ManifestEntry> remove) {
+  private ManifestFile rewriteWithDeletes(ManifestFile manifest, List<? extends ManifestEntry<?>> entries,
+      TableMetadata base, SummaryCounts removed, Set<String> removedKeys,
+      java.util.function.Predicate<ManifestEntry<?>> remove) {
     PartitionSpec spec = base.specsById().get(manifest.partitionSpecId());
     ManifestWriter writer = newManifestWriter(base, spec, manifest.content());
-    for (ManifestEntry e : entries) {
+    for (ManifestEntry<?> e : entries) {
       if (e.status() == ManifestEntry.Status.DELETED) {
         continue;
       }
       if (remove.test(e)) {
         writer.delete(e);
         removed.add(e.file());
-        removedKeys.add(manifest.content() == ManifestContent.DELETES ? ContentFiles.deleteFileKey(e.file())
-            : e.file().path());
+        removedKeys.add(ContentFiles.fileKey(e.file()));
       } else {
         writer.existing(e);
       }
@@ -484,10 +483,6 @@ public abstract class SnapshotProducer {
 
   private List<ManifestFile> readManifestList(Snapshot snapshot) {
     return ManifestLists.read(io().newInputFile(snapshot.manifestListLocation()));
-  }
-
-  private List<ManifestEntry> readEntries(ManifestFile manifest, TableMetadata base) {
-    return ManifestReader.read(io().newInputFile(manifest.path()), manifest, base.specsById());
   }
 
   private Map<String, String> summarize(Snapshot parent, SummaryCounts removed, boolean removesData) {
@@ -563,7 +558,7 @@ public abstract class SnapshotProducer {
     long equalityDeletes;
     long deleteBytes;
 
-    void add(DataFile f) {
+    void add(ContentFile f) {
       switch (f.content()) {
         case DATA:
           files += 1;
@@ -573,9 +568,9 @@ public abstract class SnapshotProducer {
         case POSITION_DELETES:
           deleteFiles += 1;
           positionDeletes += f.recordCount();
-          if (ContentFiles.isDeletionVector(f)) {
+          if (f instanceof DeleteFile d && ContentFiles.isDeletionVector(d)) {
             dvs += 1;
-            deleteBytes += f.contentSizeInBytes() != null ? f.contentSizeInBytes() : 0;
+            deleteBytes += d.contentSizeInBytes() != null ? d.contentSizeInBytes() : 0;
           } else {
             positionDeleteFiles += 1;
             deleteBytes += f.fileSizeInBytes();

@@ -2,6 +2,7 @@ package io.floe.format.deletes;
 
 import io.floe.format.io.OutputFile;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.partition.PartitionSpec;
@@ -29,14 +30,14 @@ import java.util.Set;
  * <pre>
  *   DeletionVectorWriter writer = new DeletionVectorWriter(outputFile, "Floe");
  *   writer.add(dataFile, spec, positions);   // at most once per data file
- *   List&lt;DataFile&gt; dvs = writer.finish();
+ *   List&lt;DeleteFile&gt; dvs = writer.finish();
  * </pre>
  */
 public final class DeletionVectorWriter implements AutoCloseable {
   private final PuffinWriter puffin;
   private final List<Written> written = new ArrayList<>();
   private final Set<String> dataFiles = new HashSet<>();
-  private List<DataFile> result = null;
+  private List<DeleteFile> result = null;
   private boolean finished = false;
 
   private record Written(DataFile dataFile, PartitionSpec spec, BlobMetadata blob, long cardinality) {
@@ -60,10 +61,6 @@ public final class DeletionVectorWriter implements AutoCloseable {
     if (finished) {
       throw new IllegalStateException("Cannot add a deletion vector to " + location() + ": it is finished");
     }
-    if (dataFile.content() != FileContent.DATA) {
-      throw new IllegalArgumentException("Cannot write a deletion vector for " + dataFile.path()
-          + ": it is not a data file but " + dataFile.content());
-    }
     if (spec.specId() != dataFile.specId()) {
       throw new IllegalArgumentException("Cannot write a deletion vector for " + dataFile.path() + ": it has spec "
           + dataFile.specId() + ", not " + spec.specId());
@@ -81,7 +78,7 @@ public final class DeletionVectorWriter implements AutoCloseable {
   }
 
   /** Writes the footer and returns the manifest entries of the vectors, in the order they were added. */
-  public List<DataFile> finish() {
+  public List<DeleteFile> finish() {
     if (result != null) {
       return result;
     }
@@ -91,9 +88,9 @@ public final class DeletionVectorWriter implements AutoCloseable {
     finished = true;
     puffin.finish();
     long size = puffin.fileSize();
-    List<DataFile> files = new ArrayList<>(written.size());
+    List<DeleteFile> files = new ArrayList<>(written.size());
     for (Written w : written) {
-      files.add(DataFile.builder(w.spec())
+      files.add(DeleteFile.builder(w.spec())
           .withContent(FileContent.POSITION_DELETES)
           .withFormat(FileFormat.PUFFIN)
           .withPath(puffin.location())

@@ -1,6 +1,6 @@
 package io.floe.format.deletes;
 
-import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.partition.PartitionSpec;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -23,6 +23,6 @@ public interface PositionDeleteRewriter {
    *     offsets and metrics (full bounds on {@code file_path} and {@code pos}), and its
    *     {@code referenced_data_file} mapped by {@code paths}
    */
-  DataFile rewrite(DataFile source, PartitionSpec spec, String target, UnaryOperator<String> paths,
+  DeleteFile rewrite(DeleteFile source, PartitionSpec spec, String target, UnaryOperator<String> paths,
       Map<String, String> tableProperties);
 }

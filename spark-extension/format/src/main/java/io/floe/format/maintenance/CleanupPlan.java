@@ -1,7 +1,7 @@
 package io.floe.format.maintenance;
 
 import io.floe.format.io.Locations;
-import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.FileContent;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,7 +31,7 @@ public final class CleanupPlan {
       return description;
     }
 
-    static Kind of(DataFile file) {
+    static Kind of(ContentFile file) {
       if (file.content() == FileContent.DATA) {
         return DATA;
       }

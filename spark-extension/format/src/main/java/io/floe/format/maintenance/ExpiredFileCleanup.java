@@ -1,8 +1,8 @@
 package io.floe.format.maintenance;
 
 import io.floe.format.io.FileIO;
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.ContentFiles;
-import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
@@ -101,10 +101,10 @@ public final class ExpiredFileCleanup {
         }
       }
     }
-    Map<String, DataFile> candidates = new LinkedHashMap<>();
+    Map<String, ContentFile> candidates = new LinkedHashMap<>();
     for (ManifestFile m : deadManifests.values()) {
       plan.add(m.path(), CleanupPlan.Kind.MANIFEST);
-      for (ManifestEntry e : reader.entries(m)) {
+      for (ManifestEntry<?> e : reader.entries(m)) {
         if (e.isLive()) {
           candidates.putIfAbsent(e.file().path(), e.file());
         }
@@ -114,7 +114,7 @@ public final class ExpiredFileCleanup {
       if (candidates.isEmpty()) {
         break;
       }
-      for (ManifestEntry e : reader.entries(m)) {
+      for (ManifestEntry<?> e : reader.entries(m)) {
         if (e.isLive()) {
           candidates.remove(e.file().path());
         }
@@ -178,15 +178,15 @@ public final class ExpiredFileCleanup {
     }
 
     // dead content keys: removed by an expired snapshot whose parent is present, or by every boundary
-    Map<String, ManifestEntry> dead = new LinkedHashMap<>();
+    Map<String, ManifestEntry<?>> dead = new LinkedHashMap<>();
     for (Snapshot x : expired) {
       if (x.parentId() != null && before.snapshot(x.parentId()) != null) {
         dead.putAll(removedBy(reader, x));
       }
     }
-    Map<String, ManifestEntry> removedByAll = null;
+    Map<String, ManifestEntry<?>> removedByAll = null;
     for (Snapshot b : boundaries) {
-      Map<String, ManifestEntry> removed = removedBy(reader, b);
+      Map<String, ManifestEntry<?>> removed = removedBy(reader, b);
       if (removedByAll == null) {
         removedByAll = removed;
       } else {
@@ -195,9 +195,9 @@ public final class ExpiredFileCleanup {
     }
     dead.putAll(removedByAll);
 
-    Map<String, List<ManifestEntry>> dvsByPath = new LinkedHashMap<>();
-    for (ManifestEntry e : dead.values()) {
-      DataFile f = e.file();
+    Map<String, List<ManifestEntry<?>>> dvsByPath = new LinkedHashMap<>();
+    for (ManifestEntry<?> e : dead.values()) {
+      ContentFile f = e.file();
       if (ContentFiles.isDeletionVector(f)) {
         dvsByPath.computeIfAbsent(f.path(), p -> new ArrayList<>()).add(e);
       } else {
@@ -205,7 +205,7 @@ public final class ExpiredFileCleanup {
       }
     }
     PuffinLiveness puffins = new PuffinLiveness(reader, before, retainedIds, boundaries);
-    for (Map.Entry<String, List<ManifestEntry>> e : dvsByPath.entrySet()) {
+    for (Map.Entry<String, List<ManifestEntry<?>>> e : dvsByPath.entrySet()) {
       if (puffins.isDead(e.getKey(), e.getValue(), dead.keySet())) {
         plan.add(e.getKey(), CleanupPlan.Kind.POSITION_DELETES);
       }
@@ -215,15 +215,15 @@ public final class ExpiredFileCleanup {
   }
 
   /** Keys of the files {@code snapshot} removed: DELETED entries it wrote in manifests it added. */
-  private static Map<String, ManifestEntry> removedBy(Reader reader, Snapshot snapshot) {
-    Map<String, ManifestEntry> removed = new LinkedHashMap<>();
+  private static Map<String, ManifestEntry<?>> removedBy(Reader reader, Snapshot snapshot) {
+    Map<String, ManifestEntry<?>> removed = new LinkedHashMap<>();
     for (ManifestFile m : reader.ownManifests(snapshot)) {
       if (!m.hasDeletedFiles()) {
         continue;
       }
-      for (ManifestEntry e : reader.entries(m)) {
+      for (ManifestEntry<?> e : reader.entries(m)) {
         if (e.status() == ManifestEntry.Status.DELETED && Long.valueOf(snapshot.snapshotId()).equals(e.snapshotId())) {
-          removed.put(ContentFiles.deleteFileKey(e.file()), e);
+          removed.put(ContentFiles.fileKey(e.file()), e);
         }
       }
     }
@@ -245,7 +245,7 @@ public final class ExpiredFileCleanup {
       before.snapshots().forEach(s -> bySequenceNumber.put(s.sequenceNumber(), s));
     }
 
-    boolean isDead(String path, List<ManifestEntry> deadDvs, Set<String> deadKeys) {
+    boolean isDead(String path, List<ManifestEntry<?>> deadDvs, Set<String> deadKeys) {
       Long seq = deadDvs.get(0).fileSequenceNumber();
       Snapshot writer = seq == null ? null : bySequenceNumber.get(seq);
       if (writer != null && retainedIds.contains(writer.snapshotId())) {
@@ -256,9 +256,9 @@ public final class ExpiredFileCleanup {
           if (m.content() != ManifestContent.DELETES) {
             continue;
           }
-          for (ManifestEntry e : reader.entries(m)) {
+          for (ManifestEntry<?> e : reader.entries(m)) {
             if (e.status() == ManifestEntry.Status.ADDED && path.equals(e.file().path())
-                && !deadKeys.contains(ContentFiles.deleteFileKey(e.file()))) {
+                && !deadKeys.contains(ContentFiles.fileKey(e.file()))) {
               return false;
             }
           }
@@ -331,7 +331,7 @@ public final class ExpiredFileCleanup {
     private final FileIO io;
     private final Map<Integer, PartitionSpec> specs;
     private final Map<String, List<ManifestFile>> lists = new HashMap<>();
-    private final Map<String, List<ManifestEntry>> entries = new HashMap<>();
+    private final Map<String, List<ManifestEntry<?>>> entries = new HashMap<>();
 
     private final boolean cacheEntries;
 
@@ -359,8 +359,8 @@ public final class ExpiredFileCleanup {
       return own;
     }
 
-    List<ManifestEntry> entries(ManifestFile m) {
-      List<ManifestEntry> read = entries.get(m.path());
+    List<ManifestEntry<?>> entries(ManifestFile m) {
+      List<ManifestEntry<?>> read = entries.get(m.path());
       if (read == null) {
         read = ManifestReader.read(io.newInputFile(m.path()), m, specs);
         if (cacheEntries) {

@@ -112,7 +112,7 @@ final class OrphanReachability {
 
   private static List<String> entryPaths(FileIO io, TableMetadata metadata, ManifestFile manifest) {
     List<String> paths = new ArrayList<>();
-    for (ManifestEntry e : ManifestReader.read(io.newInputFile(manifest.path()), manifest, metadata.specsById())) {
+    for (ManifestEntry<?> e : ManifestReader.read(io.newInputFile(manifest.path()), manifest, metadata.specsById())) {
       paths.add(e.file().path());
     }
     return paths;

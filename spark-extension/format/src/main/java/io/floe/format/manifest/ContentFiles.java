@@ -17,7 +17,7 @@ public final class ContentFiles {
    * {@code referenced_data_file}, or the path its {@code file_path} lower and upper bounds both
    * equal; null when it may cover several data files of its partition.
    */
-  public static String referencedDataFile(DataFile deleteFile) {
+  public static String referencedDataFile(DeleteFile deleteFile) {
     if (deleteFile.referencedDataFile() != null) {
       return deleteFile.referencedDataFile();
     }
@@ -33,12 +33,17 @@ public final class ContentFiles {
   }
 
   /** Whether the file is a deletion vector (a blob in a Puffin file). */
-  public static boolean isDeletionVector(DataFile file) {
+  public static boolean isDeletionVector(ContentFile file) {
     return file.content() == FileContent.POSITION_DELETES && file.format() == FileFormat.PUFFIN;
   }
 
   /** Identity of a delete file within a snapshot: its path, plus the blob offset for a deletion vector. */
-  public static String deleteFileKey(DataFile file) {
+  public static String deleteFileKey(DeleteFile file) {
     return file.contentOffset() == null ? file.path() : file.path() + "#" + file.contentOffset();
+  }
+
+  /** Identity of a content file within a snapshot: a data file's path, or a delete file's {@link #deleteFileKey}. */
+  public static String fileKey(ContentFile file) {
+    return file instanceof DeleteFile deleteFile ? deleteFileKey(deleteFile) : file.path();
   }
 }

@@ -6,8 +6,9 @@ import java.util.Objects;
  * One row of a manifest: a file with its status, the snapshot that added or deleted it, and its
  * data and file sequence numbers. Entries returned by {@link ManifestReader} carry inherited values;
  * null means "not known yet" (only for entries that have not been read back from a manifest list).
+ * {@code F} is {@link DataFile} for entries of data manifests and {@link DeleteFile} for delete manifests.
  */
-public final class ManifestEntry {
+public final class ManifestEntry<F extends ContentFile> {
 
   /** The entry status (field 0). */
   public enum Status {
@@ -39,10 +40,10 @@ public final class ManifestEntry {
   private final Long snapshotId;
   private final Long dataSequenceNumber;
   private final Long fileSequenceNumber;
-  private final DataFile file;
+  private final F file;
 
   public ManifestEntry(Status status, Long snapshotId, Long dataSequenceNumber, Long fileSequenceNumber,
-      DataFile file) {
+      F file) {
     this.status = Objects.requireNonNull(status, "Manifest entry status is null");
     this.snapshotId = snapshotId;
     this.dataSequenceNumber = dataSequenceNumber;
@@ -70,7 +71,7 @@ public final class ManifestEntry {
     return fileSequenceNumber;
   }
 
-  public DataFile file() {
+  public F file() {
     return file;
   }
 

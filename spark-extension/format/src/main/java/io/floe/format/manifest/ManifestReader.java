@@ -27,8 +27,12 @@ import org.apache.avro.generic.GenericRecord;
 public final class ManifestReader {
   private ManifestReader() {}
 
-  /** Every entry of the manifest, DELETED ones included, in file order. */
-  public static List<ManifestEntry> read(InputFile in, ManifestFile manifest, Map<Integer, PartitionSpec> specsById) {
+  /**
+   * Every entry of the manifest, DELETED ones included, in file order: {@link DataFile}s for a data
+   * manifest, {@link DeleteFile}s for a delete manifest (see {@link #readData} and {@link #readDeletes}).
+   */
+  public static List<ManifestEntry<?>> read(InputFile in, ManifestFile manifest,
+      Map<Integer, PartitionSpec> specsById) {
     AvroRecords avro = AvroRecords.read(in, "manifest");
     Schema entrySchema = avro.schema();
     if (entrySchema.getType() != Schema.Type.RECORD || !avro.has(entrySchema, DATA_FILE)) {
@@ -37,15 +41,18 @@ public final class ManifestReader {
     PartitionSpec spec = spec(avro, manifest, specsById);
     boolean v1 = !avro.has(entrySchema, SEQUENCE_NUMBER) || "1".equals(avro.metadata("format-version"));
     EntryDecoder decoder = new EntryDecoder(avro, spec);
-    List<ManifestEntry> entries = new ArrayList<>();
+    List<ManifestEntry<?>> entries = new ArrayList<>();
     Long nextRowId = manifest.content() == ManifestContent.DATA ? manifest.firstRowId() : null;
     for (GenericRecord record : avro.records()) {
-      ManifestEntry entry = inherit(avro, manifest, v1, decoder.decode(record));
-      DataFile file = entry.file();
-      if (nextRowId != null && entry.isLive() && file.content() == FileContent.DATA && file.firstRowId() == null) {
+      ManifestEntry<?> entry = inherit(avro, manifest, v1, decoder.decode(record));
+      if (!manifest.content().accepts(entry.file().content())) {
+        throw avro.error("entry for " + entry.file().path() + " is a " + entry.file().content() + " file, but the"
+            + " manifest list says the manifest holds " + manifest.content());
+      }
+      if (nextRowId != null && entry.isLive() && entry.file() instanceof DataFile file && file.firstRowId() == null) {
         file = DataFile.builder(spec).copy(file).withFirstRowId(nextRowId).build();
         nextRowId += file.recordCount();
-        entry = new ManifestEntry(entry.status(), entry.snapshotId(), entry.dataSequenceNumber(),
+        entry = new ManifestEntry<>(entry.status(), entry.snapshotId(), entry.dataSequenceNumber(),
             entry.fileSequenceNumber(), file);
       }
       entries.add(entry);
@@ -53,11 +60,27 @@ public final class ManifestReader {
     return entries;
   }
 
-  /** The ADDED and EXISTING entries of the manifest. */
-  public static List<ManifestEntry> liveEntries(InputFile in, ManifestFile manifest,
+  /** Every entry of a data manifest, DELETED ones included, in file order. */
+  @SuppressWarnings("unchecked")
+  public static List<ManifestEntry<DataFile>> readData(InputFile in, ManifestFile manifest,
       Map<Integer, PartitionSpec> specsById) {
-    List<ManifestEntry> live = new ArrayList<>();
-    for (ManifestEntry e : read(in, manifest, specsById)) {
+    requireContent(manifest, ManifestContent.DATA);
+    return (List<ManifestEntry<DataFile>>) (List<?>) read(in, manifest, specsById);
+  }
+
+  /** Every entry of a delete manifest, DELETED ones included, in file order. */
+  @SuppressWarnings("unchecked")
+  public static List<ManifestEntry<DeleteFile>> readDeletes(InputFile in, ManifestFile manifest,
+      Map<Integer, PartitionSpec> specsById) {
+    requireContent(manifest, ManifestContent.DELETES);
+    return (List<ManifestEntry<DeleteFile>>) (List<?>) read(in, manifest, specsById);
+  }
+
+  /** The ADDED and EXISTING entries of the manifest. */
+  public static List<ManifestEntry<?>> liveEntries(InputFile in, ManifestFile manifest,
+      Map<Integer, PartitionSpec> specsById) {
+    List<ManifestEntry<?>> live = new ArrayList<>();
+    for (ManifestEntry<?> e : read(in, manifest, specsById)) {
       if (e.isLive()) {
         live.add(e);
       }
@@ -65,17 +88,25 @@ public final class ManifestReader {
     return live;
   }
 
-  private static ManifestEntry inherit(AvroRecords avro, ManifestFile manifest, boolean v1, ManifestEntry e) {
+  private static void requireContent(ManifestFile manifest, ManifestContent expected) {
+    if (manifest.content() != expected) {
+      throw new IllegalArgumentException("Cannot read " + manifest.content() + " manifest " + manifest.path()
+          + " as a " + expected + " manifest");
+    }
+  }
+
+  private static <F extends ContentFile> ManifestEntry<F> inherit(AvroRecords avro, ManifestFile manifest, boolean v1,
+      ManifestEntry<F> e) {
     Long snapshotId = e.snapshotId() != null ? e.snapshotId() : manifest.snapshotId();
     Long dataSeq = inheritSeq(avro, manifest, v1, e, e.dataSequenceNumber(), "data");
     Long fileSeq = e.fileSequenceNumber();
     if (fileSeq == null && (v1 || e.status() == ManifestEntry.Status.ADDED)) {
       fileSeq = v1 ? Long.valueOf(0L) : assigned(manifest);
     }
-    return new ManifestEntry(e.status(), snapshotId, dataSeq, fileSeq, e.file());
+    return new ManifestEntry<>(e.status(), snapshotId, dataSeq, fileSeq, e.file());
   }
 
-  private static Long inheritSeq(AvroRecords avro, ManifestFile manifest, boolean v1, ManifestEntry e, Long seq,
+  private static Long inheritSeq(AvroRecords avro, ManifestFile manifest, boolean v1, ManifestEntry<?> e, Long seq,
       String kind) {
     if (seq != null) {
       return seq;
@@ -134,7 +165,7 @@ public final class ManifestReader {
       this.partitionTypes = new ArrayList<>(PartitionValues.types(spec));
     }
 
-    ManifestEntry decode(GenericRecord record) {
+    ManifestEntry<?> decode(GenericRecord record) {
       int statusId = avro.toInt(avro.getRequired(record, STATUS, "status"), "status");
       ManifestEntry.Status status;
       try {
@@ -146,36 +177,25 @@ public final class ManifestReader {
       if (!(fileDatum instanceof GenericRecord)) {
         throw avro.error("data_file is not a record");
       }
-      return new ManifestEntry(status, avro.toLong(avro.get(record, SNAPSHOT_ID), "snapshot_id"),
+      return new ManifestEntry<>(status, avro.toLong(avro.get(record, SNAPSHOT_ID), "snapshot_id"),
           avro.toLong(avro.get(record, SEQUENCE_NUMBER), "sequence_number"),
           avro.toLong(avro.get(record, FILE_SEQUENCE_NUMBER), "file_sequence_number"),
           decodeFile((GenericRecord) fileDatum));
     }
 
-    private DataFile decodeFile(GenericRecord r) {
+    /** A {@link DataFile} or a {@link DeleteFile}, as the entry's {@code content} (field 134) says. */
+    private ContentFile decodeFile(GenericRecord r) {
       String path = AvroRecords.toStr(avro.getRequired(r, FILE_PATH, "file_path"));
       Integer contentId = avro.toInt(avro.get(r, CONTENT), "content");
       try {
-        return DataFile.builder(spec)
-            .withContent(contentId == null ? FileContent.DATA : FileContent.fromId(contentId))
-            .withPath(path)
-            .withFormat(AvroRecords.toStr(avro.getRequired(r, FILE_FORMAT, "file_format")))
-            .withPartition(decodePartition(r, path))
-            .withRecordCount(avro.toLong(avro.getRequired(r, RECORD_COUNT, "record_count"), "record_count"))
-            .withFileSizeInBytes(avro.toLong(avro.getRequired(r, FILE_SIZE, "file_size_in_bytes"),
-                "file_size_in_bytes"))
-            .withMetrics(new Metrics(null,
-                avro.toIntMap(avro.get(r, COLUMN_SIZES), "column_sizes", avro::toLong),
-                avro.toIntMap(avro.get(r, VALUE_COUNTS), "value_counts", avro::toLong),
-                avro.toIntMap(avro.get(r, NULL_VALUE_COUNTS), "null_value_counts", avro::toLong),
-                avro.toIntMap(avro.get(r, NAN_VALUE_COUNTS), "nan_value_counts", avro::toLong),
-                avro.toIntMap(avro.get(r, LOWER_BOUNDS), "lower_bounds", avro::toBytes),
-                avro.toIntMap(avro.get(r, UPPER_BOUNDS), "upper_bounds", avro::toBytes)))
-            .withKeyMetadata(avro.toBytes(avro.get(r, KEY_METADATA), "key_metadata"))
-            .withSplitOffsets(avro.toList(avro.get(r, SPLIT_OFFSETS), "split_offsets", avro::toLong))
+        FileContent content = contentId == null ? FileContent.DATA : FileContent.fromId(contentId);
+        if (content == FileContent.DATA) {
+          return shared(DataFile.builder(spec), r, path)
+              .withFirstRowId(avro.toLong(avro.get(r, FIRST_ROW_ID), "first_row_id"))
+              .build();
+        }
+        return shared(DeleteFile.builder(spec).withContent(content), r, path)
             .withEqualityFieldIds(avro.toList(avro.get(r, EQUALITY_IDS), "equality_ids", avro::toInt))
-            .withSortOrderId(avro.toInt(avro.get(r, SORT_ORDER_ID), "sort_order_id"))
-            .withFirstRowId(avro.toLong(avro.get(r, FIRST_ROW_ID), "first_row_id"))
             .withReferencedDataFile(AvroRecords.toStr(avro.get(r, REFERENCED_DATA_FILE)))
             .withContentOffset(avro.toLong(avro.get(r, CONTENT_OFFSET), "content_offset"))
             .withContentSizeInBytes(avro.toLong(avro.get(r, CONTENT_SIZE), "content_size_in_bytes"))
@@ -183,6 +203,27 @@ public final class ManifestReader {
       } catch (IllegalArgumentException e) {
         throw avro.error("invalid entry for " + path + ": " + e.getMessage());
       }
+    }
+
+    /** Decodes the fields data and delete files share. */
+    private <B extends ContentFile.Builder<B>> B shared(B builder, GenericRecord r, String path) {
+      return builder
+          .withPath(path)
+          .withFormat(AvroRecords.toStr(avro.getRequired(r, FILE_FORMAT, "file_format")))
+          .withPartition(decodePartition(r, path))
+          .withRecordCount(avro.toLong(avro.getRequired(r, RECORD_COUNT, "record_count"), "record_count"))
+          .withFileSizeInBytes(avro.toLong(avro.getRequired(r, FILE_SIZE, "file_size_in_bytes"),
+              "file_size_in_bytes"))
+          .withMetrics(new Metrics(null,
+              avro.toIntMap(avro.get(r, COLUMN_SIZES), "column_sizes", avro::toLong),
+              avro.toIntMap(avro.get(r, VALUE_COUNTS), "value_counts", avro::toLong),
+              avro.toIntMap(avro.get(r, NULL_VALUE_COUNTS), "null_value_counts", avro::toLong),
+              avro.toIntMap(avro.get(r, NAN_VALUE_COUNTS), "nan_value_counts", avro::toLong),
+              avro.toIntMap(avro.get(r, LOWER_BOUNDS), "lower_bounds", avro::toBytes),
+              avro.toIntMap(avro.get(r, UPPER_BOUNDS), "upper_bounds", avro::toBytes)))
+          .withKeyMetadata(avro.toBytes(avro.get(r, KEY_METADATA), "key_metadata"))
+          .withSplitOffsets(avro.toList(avro.get(r, SPLIT_OFFSETS), "split_offsets", avro::toLong))
+          .withSortOrderId(avro.toInt(avro.get(r, SORT_ORDER_ID), "sort_order_id"));
     }
 
     private PartitionData decodePartition(GenericRecord file, String path) {

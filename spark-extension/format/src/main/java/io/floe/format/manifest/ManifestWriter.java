@@ -89,24 +89,24 @@ public final class ManifestWriter implements Closeable {
   }
 
   /** Adds a new file; its sequence numbers are inherited from the manifest when the list is written. */
-  public void add(DataFile file) {
+  public void add(ContentFile file) {
     append(ManifestEntry.Status.ADDED, snapshotId, null, null, file);
   }
 
   /** Adds a new file with an explicit (older) data sequence number, as compaction does. */
-  public void add(DataFile file, long dataSequenceNumber) {
+  public void add(ContentFile file, long dataSequenceNumber) {
     append(ManifestEntry.Status.ADDED, snapshotId, dataSequenceNumber, null, file);
   }
 
   /** Carries a live file over unchanged: its snapshot id and sequence numbers are kept. */
-  public void existing(ManifestEntry entry) {
+  public void existing(ManifestEntry<?> entry) {
     requireSequenceNumber(entry);
     append(ManifestEntry.Status.EXISTING, entry.snapshotId(), entry.dataSequenceNumber(),
         entry.fileSequenceNumber(), entry.file());
   }
 
   /** Marks a file deleted by this writer's snapshot; its sequence numbers are kept. */
-  public void delete(ManifestEntry entry) {
+  public void delete(ManifestEntry<?> entry) {
     requireSequenceNumber(entry);
     append(ManifestEntry.Status.DELETED, snapshotId, entry.dataSequenceNumber(), entry.fileSequenceNumber(),
         entry.file());
@@ -116,19 +116,19 @@ public final class ManifestWriter implements Closeable {
    * Carries an entry over as it is, status included (ADDED, EXISTING or DELETED), with its snapshot
    * id and sequence numbers: for a manifest rewritten only to change paths.
    */
-  public void copy(ManifestEntry entry) {
+  public void copy(ManifestEntry<?> entry) {
     requireSequenceNumber(entry);
     append(entry.status(), entry.snapshotId(), entry.dataSequenceNumber(), entry.fileSequenceNumber(), entry.file());
   }
 
-  private void requireSequenceNumber(ManifestEntry entry) {
+  private void requireSequenceNumber(ManifestEntry<?> entry) {
     if (entry.dataSequenceNumber() == null) {
       throw new IllegalArgumentException("Cannot write " + entry.file().path() + " to manifest " + out.location()
           + " as existing or deleted: its data sequence number is unknown (read entries through ManifestReader)");
     }
   }
 
-  private void append(ManifestEntry.Status status, Long entrySnapshotId, Long dataSeq, Long fileSeq, DataFile file) {
+  private void append(ManifestEntry.Status status, Long entrySnapshotId, Long dataSeq, Long fileSeq, ContentFile file) {
     if (closed) {
       throw new IllegalStateException("Cannot add to closed manifest " + out.location());
     }
@@ -175,7 +175,10 @@ public final class ManifestWriter implements Closeable {
     }
   }
 
-  private GenericData.Record toRecord(DataFile file) {
+  /** The {@code data_file} record; fields a data (or delete) file does not have are written null. */
+  private GenericData.Record toRecord(ContentFile file) {
+    DataFile data = file instanceof DataFile d ? d : null;
+    DeleteFile deletes = file instanceof DeleteFile d ? d : null;
     GenericData.Record r = new GenericData.Record(fileSchema);
     r.put("content", file.content().id());
     r.put("file_path", file.path());
@@ -191,18 +194,18 @@ public final class ManifestWriter implements Closeable {
     r.put("upper_bounds", intMap("upper_bounds", file.upperBounds()));
     r.put("key_metadata", file.keyMetadata());
     r.put("split_offsets", file.splitOffsets());
-    r.put("equality_ids", file.equalityFieldIds());
+    r.put("equality_ids", deletes == null ? null : deletes.equalityFieldIds());
     r.put("sort_order_id", file.sortOrderId());
-    r.put("referenced_data_file", file.referencedDataFile());
+    r.put("referenced_data_file", deletes == null ? null : deletes.referencedDataFile());
     if (formatVersion >= 3) {
-      r.put("first_row_id", file.content() == FileContent.DATA ? file.firstRowId() : null);
-      r.put("content_offset", file.contentOffset());
-      r.put("content_size_in_bytes", file.contentSizeInBytes());
+      r.put("first_row_id", data == null ? null : data.firstRowId());
+      r.put("content_offset", deletes == null ? null : deletes.contentOffset());
+      r.put("content_size_in_bytes", deletes == null ? null : deletes.contentSizeInBytes());
     }
     return r;
   }
 
-  private GenericData.Record toPartition(DataFile file) {
+  private GenericData.Record toPartition(ContentFile file) {
     PartitionData partition = file.partition();
     if (partition.size() != partitionTypes.size()) {
       throw new IllegalArgumentException("Cannot write " + file.path() + " to manifest " + out.location()

@@ -1,7 +1,9 @@
 package io.floe.format.scan;
 
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.ManifestEntry;
@@ -19,21 +21,21 @@ import java.util.Map;
  * strictly greater and it is in the same partition or unpartitioned.
  */
 final class DeleteFileIndex {
-  private final Map<String, ManifestEntry> dvByDataFile = new HashMap<>();
-  private final Map<String, List<ManifestEntry>> positionByDataFile = new HashMap<>();
-  private final Map<PartitionKey, List<ManifestEntry>> positionByPartition = new HashMap<>();
-  private final Map<PartitionKey, List<ManifestEntry>> equalityByPartition = new HashMap<>();
-  private final List<ManifestEntry> globalEquality = new ArrayList<>();
+  private final Map<String, ManifestEntry<DeleteFile>> dvByDataFile = new HashMap<>();
+  private final Map<String, List<ManifestEntry<DeleteFile>>> positionByDataFile = new HashMap<>();
+  private final Map<PartitionKey, List<ManifestEntry<DeleteFile>>> positionByPartition = new HashMap<>();
+  private final Map<PartitionKey, List<ManifestEntry<DeleteFile>>> equalityByPartition = new HashMap<>();
+  private final List<ManifestEntry<DeleteFile>> globalEquality = new ArrayList<>();
   private final Map<Integer, PartitionSpec> specs;
 
-  DeleteFileIndex(List<ManifestEntry> deleteEntries, Map<Integer, PartitionSpec> specs) {
+  DeleteFileIndex(List<ManifestEntry<DeleteFile>> deleteEntries, Map<Integer, PartitionSpec> specs) {
     this.specs = specs;
-    for (ManifestEntry e : deleteEntries) {
-      DataFile f = e.file();
+    for (ManifestEntry<DeleteFile> e : deleteEntries) {
+      DeleteFile f = e.file();
       if (f.content() == FileContent.POSITION_DELETES) {
         String referenced = ContentFiles.referencedDataFile(f);
         if (f.format() == FileFormat.PUFFIN) {
-          ManifestEntry previous = dvByDataFile.put(referenced, e);
+          ManifestEntry<DeleteFile> previous = dvByDataFile.put(referenced, e);
           if (previous != null) {
             throw new IllegalStateException("Invalid table: more than one deletion vector for data file " + referenced
                 + ": " + previous.file().path() + " and " + f.path());
@@ -66,22 +68,22 @@ final class DeleteFileIndex {
   private record PartitionKey(int specId, PartitionData partition) {
   }
 
-  private static PartitionKey partitionKey(DataFile f) {
+  private static PartitionKey partitionKey(ContentFile f) {
     return new PartitionKey(f.specId(), f.partition());
   }
 
-  List<DataFile> forDataFile(long dataSequenceNumber, DataFile file) {
-    List<DataFile> out = new ArrayList<>();
-    ManifestEntry dv = dvByDataFile.get(file.path());
+  List<DeleteFile> forDataFile(long dataSequenceNumber, DataFile file) {
+    List<DeleteFile> out = new ArrayList<>();
+    ManifestEntry<DeleteFile> dv = dvByDataFile.get(file.path());
     if (dv != null && dv.dataSequenceNumber() >= dataSequenceNumber) {
       out.add(dv.file());
     } else {
       addPositionDeletes(out, positionByDataFile.get(file.path()), dataSequenceNumber);
       addPositionDeletes(out, positionByPartition.get(partitionKey(file)), dataSequenceNumber);
     }
-    for (List<ManifestEntry> group : List.of(globalEquality,
+    for (List<ManifestEntry<DeleteFile>> group : List.of(globalEquality,
         equalityByPartition.getOrDefault(partitionKey(file), List.of()))) {
-      for (ManifestEntry e : group) {
+      for (ManifestEntry<DeleteFile> e : group) {
         if (e.dataSequenceNumber() > dataSequenceNumber) {
           out.add(e.file());
         }
@@ -90,11 +92,11 @@ final class DeleteFileIndex {
     return out;
   }
 
-  private static void addPositionDeletes(List<DataFile> out, List<ManifestEntry> candidates, long dataSeq) {
+  private static void addPositionDeletes(List<DeleteFile> out, List<ManifestEntry<DeleteFile>> candidates, long dataSeq) {
     if (candidates == null) {
       return;
     }
-    for (ManifestEntry e : candidates) {
+    for (ManifestEntry<DeleteFile> e : candidates) {
       if (e.dataSequenceNumber() >= dataSeq) {
         out.add(e.file());
       }

@@ -8,6 +8,9 @@ import io.floe.format.expr.InclusiveMetricsEvaluator;
 import io.floe.format.expr.ManifestEvaluator;
 import io.floe.format.expr.Projections;
 import io.floe.format.io.FileIO;
+import io.floe.format.manifest.ContentFile;
+import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
@@ -25,6 +28,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 /**
  * Plans the files of a snapshot that may hold rows matching a filter: manifests are pruned by their
@@ -110,9 +114,12 @@ public final class TableScan {
       }
     }
 
-    List<ManifestEntry> deleteEntries = readLive(deleteManifests, specs);
+    List<ManifestEntry<DeleteFile>> deleteEntries = new ArrayList<>();
+    readLivePerManifest(deleteManifests, m -> ManifestReader.readDeletes(io.newInputFile(m.path()), m, specs))
+        .forEach(deleteEntries::addAll);
     DeleteFileIndex deletes = new DeleteFileIndex(deleteEntries, specs);
-    List<List<ManifestEntry>> perManifest = readLivePerManifest(dataManifests, specs);
+    List<List<ManifestEntry<DataFile>>> perManifest = readLivePerManifest(dataManifests,
+        m -> ManifestReader.readData(io.newInputFile(m.path()), m, specs));
 
     List<FileScanTask> tasks = new ArrayList<>();
     int totalFiles = 0;
@@ -122,13 +129,13 @@ public final class TableScan {
       PartitionSpec spec = specFor(specs, dataManifests.get(i));
       Evaluator partitionEvaluator = partitionEvaluators.computeIfAbsent(spec.specId(),
           id -> new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(filter)));
-      for (ManifestEntry e : perManifest.get(i)) {
+      for (ManifestEntry<DataFile> e : perManifest.get(i)) {
         totalFiles++;
         if (!partitionEvaluator.eval(e.file().partition()) || !metricsEvaluator.eval(e.file())) {
           skippedFiles++;
           continue;
         }
-        List<io.floe.format.manifest.DataFile> applicable = deletes.isEmpty() ? List.of()
+        List<DeleteFile> applicable = deletes.isEmpty() ? List.of()
             : deletes.forDataFile(e.dataSequenceNumber(), e.file());
         deleteFilesUsed += applicable.size();
         tasks.add(new FileScanTask(e.file(), applicable, spec, e.dataSequenceNumber()));
@@ -147,20 +154,14 @@ public final class TableScan {
     return spec;
   }
 
-  private List<ManifestEntry> readLive(List<ManifestFile> manifests, Map<Integer, PartitionSpec> specs) {
-    List<ManifestEntry> out = new ArrayList<>();
-    readLivePerManifest(manifests, specs).forEach(out::addAll);
-    return out;
-  }
-
-  private List<List<ManifestEntry>> readLivePerManifest(List<ManifestFile> manifests,
-      Map<Integer, PartitionSpec> specs) {
-    List<Future<List<ManifestEntry>>> futures = new ArrayList<>();
+  private static <F extends ContentFile> List<List<ManifestEntry<F>>> readLivePerManifest(
+      List<ManifestFile> manifests, Function<ManifestFile, List<ManifestEntry<F>>> read) {
+    List<Future<List<ManifestEntry<F>>>> futures = new ArrayList<>();
     for (ManifestFile m : manifests) {
-      futures.add(PLANNING_POOL.submit(() -> live(ManifestReader.read(io.newInputFile(m.path()), m, specs))));
+      futures.add(PLANNING_POOL.submit(() -> live(read.apply(m))));
     }
-    List<List<ManifestEntry>> out = new ArrayList<>();
-    for (Future<List<ManifestEntry>> f : futures) {
+    List<List<ManifestEntry<F>>> out = new ArrayList<>();
+    for (Future<List<ManifestEntry<F>>> f : futures) {
       try {
         out.add(f.get());
       } catch (InterruptedException e) {
@@ -177,9 +178,9 @@ public final class TableScan {
     return out;
   }
 
-  private static List<ManifestEntry> live(List<ManifestEntry> entries) {
-    List<ManifestEntry> out = new ArrayList<>(entries.size());
-    for (ManifestEntry e : entries) {
+  private static <F extends ContentFile> List<ManifestEntry<F>> live(List<ManifestEntry<F>> entries) {
+    List<ManifestEntry<F>> out = new ArrayList<>(entries.size());
+    for (ManifestEntry<F> e : entries) {
       if (e.status() != ManifestEntry.Status.DELETED) {
         out.add(e);
       }

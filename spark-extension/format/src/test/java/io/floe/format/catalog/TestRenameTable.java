@@ -21,6 +21,7 @@ import io.floe.format.io.LocalFileIO;
 import io.floe.format.io.OutputFile;
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.ManifestEntry;
@@ -118,7 +119,7 @@ public class TestRenameTable {
     DataFile f = dataFile(base, "f");
     DataFile g = dataFile(base, "g");
     new AppendFiles(ops).appendFile(f).appendFile(g).commit();
-    List<DataFile> vectors;
+    List<DeleteFile> vectors;
     try (DeletionVectorWriter writer = new DeletionVectorWriter(
         ops.io().newOutputFile(puffinLocation), "test")) {
       writer.add(f, base.spec(), positions(1, 3));
@@ -174,7 +175,7 @@ public class TestRenameTable {
           continue;
         }
         assertEquals(1, task.deletes().size());
-        DataFile dv = task.deletes().get(0);
+        DeleteFile dv = task.deletes().get(0);
         assertTrue(ContentFiles.isDeletionVector(dv));
         assertEquals(task.file().path(), dv.referencedDataFile());
         assertTrue("one copy of the Puffin file for every snapshot", puffin == null || puffin.equals(dv.path()));
@@ -211,7 +212,7 @@ public class TestRenameTable {
     String newRoot = catalog.tableLocation(TO);
     FileSystemTableOperations moved = catalog.loadTable(TO);
     for (FileScanTask task : tasks(moved, moved.current().currentSnapshot())) {
-      for (DataFile dv : task.deletes()) {
+      for (DeleteFile dv : task.deletes()) {
         assertTrue(dv.path(), dv.path().startsWith(newRoot + "/data/dv-1-r"));
       }
     }
@@ -240,7 +241,7 @@ public class TestRenameTable {
     for (Snapshot s : metadata.snapshots()) {
       List<String> entries = new ArrayList<>();
       for (ManifestFile m : ManifestLists.read(ops.io().newInputFile(s.manifestListLocation()))) {
-        for (ManifestEntry e : ManifestReader.read(ops.io().newInputFile(m.path()), m, metadata.specsById())) {
+        for (ManifestEntry<?> e : ManifestReader.read(ops.io().newInputFile(m.path()), m, metadata.specsById())) {
           String name = e.file().path().substring(e.file().path().lastIndexOf('/') + 1).replaceAll("-r[-0-9a-f]{36}", "");
           entries.add(e.status() + " " + e.snapshotId() + " " + e.dataSequenceNumber() + " "
               + e.fileSequenceNumber() + " " + name + " " + m.content() + " " + m.sequenceNumber());
@@ -261,7 +262,7 @@ public class TestRenameTable {
     private final List<String> calls = new ArrayList<>();
 
     @Override
-    public DataFile rewrite(DataFile source, PartitionSpec spec, String target, UnaryOperator<String> paths,
+    public DeleteFile rewrite(DeleteFile source, PartitionSpec spec, String target, UnaryOperator<String> paths,
         Map<String, String> tableProperties) {
       calls.add(source.path());
       List<String> lines = new ArrayList<>();
@@ -282,7 +283,7 @@ public class TestRenameTable {
             Conversions.toByteBuffer(Types.StringType.get(), named.first()));
         Map<Integer, ByteBuffer> upper = Map.of(ContentFiles.DELETE_FILE_PATH_ID,
             Conversions.toByteBuffer(Types.StringType.get(), named.last()));
-        return DataFile.builder(spec).copy(source).withPath(target).withFileSizeInBytes(bytes.length)
+        return DeleteFile.builder(spec).copy(source).withPath(target).withFileSizeInBytes(bytes.length)
             .withMetrics(new Metrics((long) lines.size(), null, null, null, null, lower, upper))
             .withReferencedDataFile(paths.apply(source.referencedDataFile())).build();
       } catch (IOException e) {
@@ -291,7 +292,7 @@ public class TestRenameTable {
     }
   }
 
-  private static DataFile textDeletes(FileIO io, TableMetadata metadata, String name, String referenced,
+  private static DeleteFile textDeletes(FileIO io, TableMetadata metadata, String name, String referenced,
       String... rows) throws IOException {
     String path = metadata.location() + "/data/" + name;
     byte[] bytes = String.join("\n", rows).getBytes(StandardCharsets.UTF_8);
@@ -306,7 +307,7 @@ public class TestRenameTable {
         Conversions.toByteBuffer(Types.StringType.get(), named.first()));
     Map<Integer, ByteBuffer> upper = Map.of(ContentFiles.DELETE_FILE_PATH_ID,
         Conversions.toByteBuffer(Types.StringType.get(), named.last()));
-    return DataFile.builder(metadata.spec()).withContent(FileContent.POSITION_DELETES).withPath(path)
+    return DeleteFile.builder(metadata.spec()).withContent(FileContent.POSITION_DELETES).withPath(path)
         .withFormat(FileFormat.PARQUET).withPartition(PartitionData.empty()).withRecordCount(rows.length)
         .withFileSizeInBytes(bytes.length).withMetrics(new Metrics((long) rows.length, null, null, null, null,
             lower, upper))
@@ -324,14 +325,14 @@ public class TestRenameTable {
     DataFile f = dataFile(base, "f");
     DataFile g = dataFile(base, "g");
     new AppendFiles(ops).appendFile(f).appendFile(g).commit();
-    DataFile first = textDeletes(ops.io(), base, "d1.parquet", f.path(), f.path() + "\t1");
-    DataFile both = textDeletes(ops.io(), base, "d2.parquet", null, f.path() + "\t2", g.path() + "\t5");
-    DataFile equality = DataFile.builder(base.spec()).withContent(FileContent.EQUALITY_DELETES)
+    DeleteFile first = textDeletes(ops.io(), base, "d1.parquet", f.path(), f.path() + "\t1");
+    DeleteFile both = textDeletes(ops.io(), base, "d2.parquet", null, f.path() + "\t2", g.path() + "\t5");
+    DeleteFile equality = DeleteFile.builder(base.spec()).withContent(FileContent.EQUALITY_DELETES)
         .withPath(base.location() + "/data/eq.parquet").withFormat(FileFormat.PARQUET)
         .withPartition(PartitionData.empty()).withRecordCount(1).withFileSizeInBytes(10)
         .withMetrics(Metrics.empty(1)).withEqualityFieldIds(List.of(1)).build();
     new RowDelta(ops).addDeletes(first).addDeletes(both).addDeletes(equality).commit();
-    DataFile replacement = textDeletes(ops.io(), base, "d3.parquet", f.path(), f.path() + "\t1", f.path() + "\t7");
+    DeleteFile replacement = textDeletes(ops.io(), base, "d3.parquet", f.path(), f.path() + "\t1", f.path() + "\t7");
     new RowDelta(ops).removeDeletes(first).addDeletes(replacement).commit();
     return ops;
   }
@@ -360,7 +361,7 @@ public class TestRenameTable {
     for (Snapshot snapshot : metadata.snapshots()) {
       for (FileScanTask task : tasks(moved, snapshot)) {
         assertTrue(task.file().path(), task.file().path().startsWith(newRoot + "/data/"));
-        for (DataFile d : task.deletes()) {
+        for (DeleteFile d : task.deletes()) {
           assertTrue(d.path(), d.path().startsWith(newRoot + "/data/"));
           if (d.content() == FileContent.EQUALITY_DELETES) {
             assertEquals(newRoot + "/data/eq.parquet", d.path());
@@ -387,7 +388,7 @@ public class TestRenameTable {
     Snapshot last = metadata.currentSnapshot();
     List<String> deleted = new ArrayList<>();
     for (ManifestFile m : ManifestLists.read(moved.io().newInputFile(last.manifestListLocation()))) {
-      for (ManifestEntry e : ManifestReader.read(moved.io().newInputFile(m.path()), m, metadata.specsById())) {
+      for (ManifestEntry<?> e : ManifestReader.read(moved.io().newInputFile(m.path()), m, metadata.specsById())) {
         if (e.status() == ManifestEntry.Status.DELETED) {
           deleted.add(e.file().path());
         }
@@ -559,7 +560,7 @@ public class TestRenameTable {
     assertEquals(catalog.tableLocation(TO), moved.current().location());
     for (Snapshot snapshot : moved.current().snapshots()) {
       for (FileScanTask task : tasks(moved, snapshot)) {
-        for (DataFile d : task.deletes()) {
+        for (DeleteFile d : task.deletes()) {
           assertTrue(d.path(), Files.exists(LocalFileIO.toPath(d.path())));
         }
       }

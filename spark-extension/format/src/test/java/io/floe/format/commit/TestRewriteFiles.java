@@ -6,6 +6,7 @@ import static org.junit.Assert.fail;
 
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.Metrics;
@@ -46,23 +47,23 @@ public class TestRewriteFiles {
     return PartitionSpec.builderFor(CommitFixtures.SCHEMA).identity("region").build();
   }
 
-  private static DataFile positionDeletes(DataFile data, long count) {
-    return DataFile.builder(spec()).withContent(FileContent.POSITION_DELETES)
+  private static DeleteFile positionDeletes(DataFile data, long count) {
+    return DeleteFile.builder(spec()).withContent(FileContent.POSITION_DELETES)
         .withPath(data.path().replace(".parquet", "-deletes-" + UUID.randomUUID() + ".parquet"))
         .withFormat(FileFormat.PARQUET).withPartition(data.partition()).withRecordCount(count)
         .withFileSizeInBytes(40 + count).withMetrics(Metrics.empty(count)).withReferencedDataFile(data.path()).build();
   }
 
-  private DataFile deletionVector(DataFile data, long cardinality) {
-    return DataFile.builder(spec()).withContent(FileContent.POSITION_DELETES)
+  private DeleteFile deletionVector(DataFile data, long cardinality) {
+    return DeleteFile.builder(spec()).withContent(FileContent.POSITION_DELETES)
         .withPath(ops.current().location() + "/data/" + UUID.randomUUID() + ".puffin")
         .withFormat(FileFormat.PUFFIN).withPartition(data.partition()).withRecordCount(cardinality)
         .withFileSizeInBytes(1000).withMetrics(Metrics.empty(cardinality)).withReferencedDataFile(data.path())
         .withContentOffset(4L).withContentSizeInBytes(20L + cardinality).build();
   }
 
-  private static DataFile equalityDeletes(DataFile data) {
-    return DataFile.builder(spec()).withContent(FileContent.EQUALITY_DELETES)
+  private static DeleteFile equalityDeletes(DataFile data) {
+    return DeleteFile.builder(spec()).withContent(FileContent.EQUALITY_DELETES)
         .withPath(data.path().replace(".parquet", "-eq-" + UUID.randomUUID() + ".parquet"))
         .withFormat(FileFormat.PARQUET).withPartition(data.partition()).withRecordCount(1)
         .withFileSizeInBytes(41).withMetrics(Metrics.empty(1)).withEqualityFieldIds(List.of(1)).build();
@@ -86,7 +87,7 @@ public class TestRewriteFiles {
   @Test
   public void replacesFilesAndDropsTheirDeletes() {
     createTable(2);
-    DataFile deletes = positionDeletes(eu1, 7);
+    DeleteFile deletes = positionDeletes(eu1, 7);
     new RowDelta(ops).addDeletes(deletes).commit();
     long startSeq = ops.refresh().currentSnapshot().sequenceNumber();
     DataFile compacted = CommitFixtures.dataFile(ops.current(), "eu", 113);
@@ -159,11 +160,11 @@ public class TestRewriteFiles {
     createTable(2);
     DataFile compacted = CommitFixtures.dataFile(ops.current(), "eu", 120);
     RewriteFiles rewrite = compactEu(compacted);
-    DataFile eq = equalityDeletes(eu1);
+    DeleteFile eq = equalityDeletes(eu1);
     new RowDelta(ops).addDeletes(eq).commit();
     rewrite.commit();
-    List<DataFile> deletes = liveTasks().get(compacted.path()).deletes();
-    assertEquals(List.of(eq.path()), deletes.stream().map(DataFile::path).toList());
+    List<DeleteFile> deletes = liveTasks().get(compacted.path()).deletes();
+    assertEquals(List.of(eq.path()), deletes.stream().map(DeleteFile::path).toList());
   }
 
   @Test

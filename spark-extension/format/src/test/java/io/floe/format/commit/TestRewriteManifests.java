@@ -82,8 +82,8 @@ public class TestRewriteManifests {
   private static Map<String, String> liveEntries(FileSystemTableOperations ops, Snapshot snapshot) {
     Map<String, String> out = new TreeMap<>();
     for (ManifestFile m : dataManifests(ops.io(), snapshot)) {
-      for (ManifestEntry e : ManifestReader.liveEntries(ops.io().newInputFile(m.path()), m,
-          ops.current().specsById())) {
+      for (ManifestEntry<DataFile> e : ManifestReader.readData(ops.io().newInputFile(m.path()), m,
+          ops.current().specsById()).stream().filter(ManifestEntry::isLive).toList()) {
         String previous = out.put(e.file().path(), e.snapshotId() + " " + e.dataSequenceNumber() + " "
             + e.fileSequenceNumber() + " " + e.file().recordCount() + " " + e.file().firstRowId());
         assertNull("file listed twice: " + e.file().path(), previous);
@@ -115,7 +115,7 @@ public class TestRewriteManifests {
       assertEquals(1, result.addedManifests().size());
       assertEquals(1, dataManifests(ops.io(), after).size());
       for (ManifestFile m : dataManifests(ops.io(), after)) {
-        for (ManifestEntry e : ManifestReader.read(ops.io().newInputFile(m.path()), m, ops.current().specsById())) {
+        for (ManifestEntry<?> e : ManifestReader.read(ops.io().newInputFile(m.path()), m, ops.current().specsById())) {
           assertEquals(ManifestEntry.Status.EXISTING, e.status());
         }
         assertEquals(after.sequenceNumber(), m.sequenceNumber());
@@ -148,11 +148,11 @@ public class TestRewriteManifests {
     assertEquals(4, result.addedManifests().size());
     List<String> ranges = new ArrayList<>();
     for (ManifestFile m : manifests) {
-      List<ManifestEntry> entries = ManifestReader.read(ops.io().newInputFile(m.path()), m,
+      List<ManifestEntry<?>> entries = ManifestReader.read(ops.io().newInputFile(m.path()), m,
           ops.current().specsById());
       String min = null;
       String max = null;
-      for (ManifestEntry e : entries) {
+      for (ManifestEntry<?> e : entries) {
         String r = (String) e.file().partition().get(0);
         min = min == null || r.compareTo(min) < 0 ? r : min;
         max = max == null || r.compareTo(max) > 0 ? r : max;
@@ -287,7 +287,7 @@ public class TestRewriteManifests {
     TableMetadata metadata = TableMetadata.newTableMetadata(CommitFixtures.SCHEMA,
         PartitionSpec.builderFor(CommitFixtures.SCHEMA).identity("region").build(), SortOrder.unsorted(),
         "file:///t", Map.of(), 2);
-    Map<String, List<ManifestEntry>> contiguous = new LinkedHashMap<>();
+    Map<String, List<ManifestEntry<DataFile>>> contiguous = new LinkedHashMap<>();
     for (String region : List.of("a", "b", "c", "d", "e")) {
       contiguous.put(region, List.of(entry(metadata, region), entry(metadata, region)));
     }
@@ -297,13 +297,13 @@ public class TestRewriteManifests {
     assertTrue("five manifests where three would do", ManifestClustering.isClustered(contiguous, Set.of(), 3));
     assertFalse("a deleted entry to drop", ManifestClustering.isClustered(contiguous, Set.of("a"), 5));
 
-    Map<String, List<ManifestEntry>> interleaved = new LinkedHashMap<>();
+    Map<String, List<ManifestEntry<DataFile>>> interleaved = new LinkedHashMap<>();
     interleaved.put("m1", List.of(entry(metadata, "a"), entry(metadata, "c")));
     interleaved.put("m2", List.of(entry(metadata, "b")));
     assertFalse(ManifestClustering.isClustered(interleaved, Set.of(), 2));
   }
 
-  private static ManifestEntry entry(TableMetadata metadata, String region) {
-    return new ManifestEntry(ManifestEntry.Status.EXISTING, 1L, 1L, 1L, CommitFixtures.dataFile(metadata, region, 1));
+  private static ManifestEntry<DataFile> entry(TableMetadata metadata, String region) {
+    return new ManifestEntry<>(ManifestEntry.Status.EXISTING, 1L, 1L, 1L, CommitFixtures.dataFile(metadata, region, 1));
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.Assert.fail;
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.expr.Expressions;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.Metrics;
@@ -48,15 +49,15 @@ public class TestRowDelta {
     new AppendFiles(ops).appendFile(eu).appendFile(us).commit();
   }
 
-  private static DataFile positionDeletes(DataFile data, long count) {
-    return DataFile.builder(specOf(data)).withContent(FileContent.POSITION_DELETES)
+  private static DeleteFile positionDeletes(DataFile data, long count) {
+    return DeleteFile.builder(specOf(data)).withContent(FileContent.POSITION_DELETES)
         .withPath(data.path().replace(".parquet", "-deletes-" + UUID.randomUUID() + ".parquet"))
         .withFormat(FileFormat.PARQUET).withPartition(data.partition()).withRecordCount(count)
         .withFileSizeInBytes(40 + count).withMetrics(Metrics.empty(count)).withReferencedDataFile(data.path()).build();
   }
 
-  private static DataFile deletionVector(DataFile data, String puffin, long offset, long cardinality) {
-    return DataFile.builder(specOf(data)).withContent(FileContent.POSITION_DELETES).withPath(puffin)
+  private static DeleteFile deletionVector(DataFile data, String puffin, long offset, long cardinality) {
+    return DeleteFile.builder(specOf(data)).withContent(FileContent.POSITION_DELETES).withPath(puffin)
         .withFormat(FileFormat.PUFFIN).withPartition(data.partition()).withRecordCount(cardinality)
         .withFileSizeInBytes(1000).withMetrics(Metrics.empty(cardinality)).withReferencedDataFile(data.path())
         .withContentOffset(offset).withContentSizeInBytes(20L + cardinality).build();
@@ -66,9 +67,9 @@ public class TestRowDelta {
     return io.floe.format.partition.PartitionSpec.builderFor(CommitFixtures.SCHEMA).identity("region").build();
   }
 
-  private Map<String, List<DataFile>> deletesByDataFile() {
+  private Map<String, List<DeleteFile>> deletesByDataFile() {
     TableMetadata current = ops.refresh();
-    Map<String, List<DataFile>> out = new HashMap<>();
+    Map<String, List<DeleteFile>> out = new HashMap<>();
     for (FileScanTask task : TableScan.of(ops.io(), current).planFiles().tasks()) {
       out.put(task.file().path(), task.deletes());
     }
@@ -77,7 +78,7 @@ public class TestRowDelta {
 
   @Test
   public void positionDeletesCommitAsDeleteWithSummaryCounts() {
-    DataFile deletes = positionDeletes(eu, 7);
+    DeleteFile deletes = positionDeletes(eu, 7);
     Snapshot snap = new RowDelta(ops).addDeletes(deletes).validateDataFilesExist(List.of(eu.path())).commit();
     assertEquals("delete", snap.operation());
     Map<String, String> s = snap.summary();
@@ -88,7 +89,7 @@ public class TestRowDelta {
     assertEquals("7", s.get("total-position-deletes"));
     assertEquals("150", s.get("total-records"));
     assertNull(s.get("added-dvs"));
-    assertEquals(List.of(deletes.path()), deletesByDataFile().get(eu.path()).stream().map(DataFile::path).toList());
+    assertEquals(List.of(deletes.path()), deletesByDataFile().get(eu.path()).stream().map(DeleteFile::path).toList());
     assertTrue(deletesByDataFile().get(us.path()).isEmpty());
   }
 
@@ -107,9 +108,9 @@ public class TestRowDelta {
     createTable(3);
     String puffin1 = ops.current().location() + "/data/a.puffin";
     String puffin2 = ops.current().location() + "/data/b.puffin";
-    DataFile first = deletionVector(eu, puffin1, 4, 3);
+    DeleteFile first = deletionVector(eu, puffin1, 4, 3);
     new RowDelta(ops).addDeletes(first).commit();
-    DataFile second = deletionVector(eu, puffin2, 4, 5);
+    DeleteFile second = deletionVector(eu, puffin2, 4, 5);
     try {
       new RowDelta(ops).addDeletes(second).commit();
       fail("two deletion vectors for one data file must be refused");
@@ -122,14 +123,14 @@ public class TestRowDelta {
     assertEquals("1", snap.summary().get("removed-dvs"));
     assertEquals("1", snap.summary().get("total-delete-files"));
     assertEquals("5", snap.summary().get("total-position-deletes"));
-    List<DataFile> live = deletesByDataFile().get(eu.path());
+    List<DeleteFile> live = deletesByDataFile().get(eu.path());
     assertEquals(1, live.size());
     assertEquals(puffin2, live.get(0).path());
   }
 
   @Test
   public void replacingADeleteFileThatIsGoneFails() {
-    DataFile first = positionDeletes(eu, 2);
+    DeleteFile first = positionDeletes(eu, 2);
     new RowDelta(ops).addDeletes(first).commit();
     new RowDelta(ops).addDeletes(positionDeletes(eu, 3)).removeDeletes(first).commit();
     try {
@@ -153,7 +154,7 @@ public class TestRowDelta {
     assertEquals("1", snap.summary().get("total-delete-files"));
     assertEquals("2", snap.summary().get("total-position-deletes"));
     assertEquals("147", snap.summary().get("total-records"));
-    Map<String, List<DataFile>> deletes = deletesByDataFile();
+    Map<String, List<DeleteFile>> deletes = deletesByDataFile();
     assertTrue(deletes.get(rewritten.path()).isEmpty());
     assertEquals(1, deletes.get(us.path()).size());
   }

@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.floe.format.io.LocalFileIO;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.partition.PartitionData;
@@ -60,7 +61,7 @@ public class TestDeletionVectorWriter {
     DataFile b = dataFile("file:/wh/t/data/region=us/b.parquet", "us");
     RoaringPositionBitmap aPositions = positions(0, 5, 999);
     RoaringPositionBitmap bPositions = positions(7, (1L << 32) + 1);
-    List<DataFile> dvs;
+    List<DeleteFile> dvs;
     try (DeletionVectorWriter writer = new DeletionVectorWriter(io.newOutputFile(location), "Floe test")) {
       writer.add(a, SPEC, aPositions);
       writer.add(b, SPEC, bPositions);
@@ -68,14 +69,13 @@ public class TestDeletionVectorWriter {
     }
     long size = Files.size(LocalFileIO.toPath(location));
     assertEquals(2, dvs.size());
-    for (DataFile dv : dvs) {
+    for (DeleteFile dv : dvs) {
       assertEquals(FileContent.POSITION_DELETES, dv.content());
       assertEquals(FileFormat.PUFFIN, dv.format());
       assertEquals(location, dv.path());
       assertEquals(size, dv.fileSizeInBytes());
       assertEquals(3, dv.specId());
       assertNull(dv.sortOrderId());
-      assertNull(dv.firstRowId());
     }
     assertEquals(a.path(), dvs.get(0).referencedDataFile());
     assertEquals(PartitionData.of("eu"), dvs.get(0).partition());
@@ -93,7 +93,7 @@ public class TestDeletionVectorWriter {
     assertEquals(dvs.get(0).contentOffset() + dvs.get(0).contentSizeInBytes(), (long) dvs.get(1).contentOffset());
   }
 
-  private DeletionVector read(String location, DataFile dv) {
+  private DeletionVector read(String location, DeleteFile dv) {
     return DeletionVector.read(io.newInputFile(location), dv.contentOffset(), dv.contentSizeInBytes(),
         dv.recordCount());
   }
@@ -103,7 +103,7 @@ public class TestDeletionVectorWriter {
     String location = location("footer.puffin");
     DataFile a = dataFile("file:/wh/t/data/region=eu/a.parquet", "eu");
     DataFile b = dataFile("file:/wh/t/data/region=eu/b.parquet", "eu");
-    List<DataFile> dvs;
+    List<DeleteFile> dvs;
     try (DeletionVectorWriter writer = new DeletionVectorWriter(io.newOutputFile(location), "Floe test")) {
       writer.add(a, SPEC, positions(1));
       writer.add(b, SPEC, positions(2, 3, 4, 5));
@@ -116,7 +116,7 @@ public class TestDeletionVectorWriter {
     assertEquals(2, blobs.size());
     for (int i = 0; i < 2; i++) {
       BlobMetadata blob = blobs.get(i);
-      DataFile dv = dvs.get(i);
+      DeleteFile dv = dvs.get(i);
       assertEquals("deletion-vector-v1", blob.type());
       assertEquals(List.of(2147483645), blob.inputFields());
       assertEquals(-1, blob.snapshotId());
@@ -143,9 +143,7 @@ public class TestDeletionVectorWriter {
       IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
           () -> writer.add(dataFile("file:/wh/t/data/b.parquet", "eu"), SPEC, positions()));
       assertTrue(empty.getMessage(), empty.getMessage().contains("empty deletion vector"));
-      DataFile deleteFile = DataFile.builder(SPEC).copy(a).withContent(FileContent.POSITION_DELETES)
-          .withPath("file:/wh/t/data/d.parquet").build();
-      assertThrows(IllegalArgumentException.class, () -> writer.add(deleteFile, SPEC, positions(1)));
+      // a delete file cannot be passed at all: add takes a DataFile (a compile error, no runtime check)
       PartitionSpec other = PartitionSpec.builderFor(SCHEMA).identity("region").withSpecId(4).build();
       assertThrows(IllegalArgumentException.class,
           () -> writer.add(dataFile("file:/wh/t/data/c.parquet", "eu"), other, positions(1)));
@@ -160,7 +158,7 @@ public class TestDeletionVectorWriter {
     PartitionSpec unpartitioned = PartitionSpec.unpartitioned();
     DataFile a = DataFile.builder(unpartitioned).withPath("file:/wh/t/data/a.parquet").withFormat(FileFormat.PARQUET)
         .withRecordCount(10).withFileSizeInBytes(100).build();
-    List<DataFile> dvs;
+    List<DeleteFile> dvs;
     try (DeletionVectorWriter writer = new DeletionVectorWriter(io.newOutputFile(location("u.puffin")), "t")) {
       writer.add(a, unpartitioned, positions(9));
       dvs = writer.finish();

@@ -9,6 +9,7 @@ import io.floe.format.commit.RowDelta;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.LocalFileIO;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.ManifestEntry;
@@ -118,10 +119,10 @@ final class ExpireFixtures {
     int n = Math.min(tasks.size(), 1 + random.nextInt(3));
     for (int i = 0; i < n; i++) {
       FileScanTask task = tasks.get(i);
-      for (DataFile old : task.deletes()) {
+      for (DeleteFile old : task.deletes()) {
         delta.removeDeletes(old);
       }
-      delta.addDeletes(DataFile.builder(SPEC).withContent(FileContent.POSITION_DELETES).withPath(puffin)
+      delta.addDeletes(DeleteFile.builder(SPEC).withContent(FileContent.POSITION_DELETES).withPath(puffin)
           .withFormat(FileFormat.PUFFIN).withPartition(task.file().partition()).withRecordCount(2)
           .withFileSizeInBytes(1000).withMetrics(Metrics.empty(2)).withReferencedDataFile(task.file().path())
           .withContentOffset(4L + 100L * i).withContentSizeInBytes(40L).build());
@@ -141,7 +142,7 @@ final class ExpireFixtures {
     }
     DataFile target = tasks.get(random.nextInt(tasks.size())).file();
     RowDelta delta = new RowDelta(ops);
-    DataFile.Builder deletes = DataFile.builder(SPEC).withFormat(FileFormat.PARQUET).withPartition(target.partition())
+    DeleteFile.Builder deletes = DeleteFile.builder(SPEC).withFormat(FileFormat.PARQUET).withPartition(target.partition())
         .withRecordCount(1).withFileSizeInBytes(100).withMetrics(Metrics.empty(1));
     if (random.nextBoolean()) {
       deletes.withContent(FileContent.POSITION_DELETES).withReferencedDataFile(target.path())
@@ -245,7 +246,7 @@ final class ExpireFixtures {
       files.add(s.manifestListLocation());
       for (ManifestFile m : ManifestLists.read(io.newInputFile(s.manifestListLocation()))) {
         files.add(m.path());
-        for (ManifestEntry e : ManifestReader.read(io.newInputFile(m.path()), m, metadata.specsById())) {
+        for (ManifestEntry<?> e : ManifestReader.read(io.newInputFile(m.path()), m, metadata.specsById())) {
           if (e.isLive()) {
             files.add(e.file().path());
           }

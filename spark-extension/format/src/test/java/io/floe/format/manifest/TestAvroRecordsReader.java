@@ -47,7 +47,7 @@ public class TestAvroRecordsReader {
 
     int before = retainedReaders();
     for (int i = 0; i < 300; i++) {
-      List<ManifestEntry> entries = ManifestReader.read(out.toInputFile(), manifest, Map.of(0, spec));
+      List<ManifestEntry<?>> entries = ManifestReader.read(out.toInputFile(), manifest, Map.of(0, spec));
       assertEquals(1, entries.size());
       assertEquals("file:/tmp/warehouse/db/t/data/a.parquet", entries.get(0).file().path());
       assertEquals(Long.valueOf(42L), entries.get(0).snapshotId());

@@ -37,7 +37,7 @@ public class TestManifestInheritance {
     ManifestFile written = close(writer);
     assertNull(written.snapshotId());
 
-    List<ManifestEntry> unlisted = ManifestReader.read(out.toInputFile(), written, Map.of());
+    List<ManifestEntry<?>> unlisted = ManifestReader.read(out.toInputFile(), written, Map.of());
     assertNull("nothing to inherit yet", unlisted.get(0).snapshotId());
     assertNull(unlisted.get(0).dataSequenceNumber());
 
@@ -157,9 +157,9 @@ public class TestManifestInheritance {
     PartitionSpec spec = PartitionSpec.builderFor(SCHEMA).add("ts", TimeTransforms.day(), null).build();
     ManifestFile manifest = ManifestFile.builder(file.toURI().toString()).withContent(ManifestContent.DELETES)
         .withSequenceNumber(7L).withMinSequenceNumber(2L).withSnapshotId(70L).build();
-    List<ManifestEntry> entries = ManifestReader.read(IO.newInputFile(file.toURI().toString()), manifest,
-        Map.of(0, spec));
-    ManifestEntry a = entries.get(0);
+    List<ManifestEntry<DeleteFile>> entries = ManifestReader.readDeletes(IO.newInputFile(file.toURI().toString()),
+        manifest, Map.of(0, spec));
+    ManifestEntry<DeleteFile> a = entries.get(0);
     assertEquals(ManifestEntry.Status.ADDED, a.status());
     assertEquals(Long.valueOf(70L), a.snapshotId());
     assertEquals(Long.valueOf(7L), a.dataSequenceNumber());
@@ -170,7 +170,7 @@ public class TestManifestInheritance {
     assertEquals(PartitionData.of(19723), a.file().partition());
     assertEquals(Map.of(1, 2L), a.file().valueCounts());
     assertTrue(a.file().lowerBounds().isEmpty());
-    ManifestEntry e = entries.get(1);
+    ManifestEntry<DeleteFile> e = entries.get(1);
     assertEquals(Long.valueOf(3L), e.snapshotId());
     assertEquals(Long.valueOf(2L), e.dataSequenceNumber());
     assertNull("writer without field 4: unknown file sequence number", e.fileSequenceNumber());

@@ -45,9 +45,9 @@ public class TestManifestInteropFiles {
         IO.newOutputFile(manifestFile.toURI().toString()), 100L, ManifestContent.DATA);
     writer.add(dataFile(spec, "a", 10, 1, "a", 19723, new BigDecimal("12.34"), 1_704_067_200_000_000L));
     writer.add(dataFile(spec, "b", 20, 2, null, 19724, new BigDecimal("-1.00"), null));
-    writer.existing(new ManifestEntry(ManifestEntry.Status.EXISTING, 7L, 2L, 2L,
+    writer.existing(new ManifestEntry<>(ManifestEntry.Status.EXISTING, 7L, 2L, 2L,
         dataFile(spec, "c", 30, 3, "c", null, new BigDecimal("0.00"), 5L)));
-    writer.delete(new ManifestEntry(ManifestEntry.Status.EXISTING, 7L, 1L, 1L,
+    writer.delete(new ManifestEntry<>(ManifestEntry.Status.EXISTING, 7L, 1L, 1L,
         dataFile(spec, "d", 40, 4, "d", 19000, new BigDecimal("9.99"), 6L)));
     ManifestFile m = close(writer);
     ManifestLists.write(version, IO.newOutputFile(listFile.toURI().toString()), 100L, 7L, 3L, firstRowId, List.of(m));

@@ -96,7 +96,7 @@ public class TestManifestLists {
     writer.add(dataFile(spec, "f1", 50));
     writer.add(dataFile(spec, "f2", 50));
     DataFile old = DataFile.builder(spec).copy(dataFile(spec, "old", 25)).withFirstRowId(0L).build();
-    writer.existing(new ManifestEntry(ManifestEntry.Status.EXISTING, 1L, 1L, 1L, old));
+    writer.existing(new ManifestEntry<>(ManifestEntry.Status.EXISTING, 1L, 1L, 1L, old));
     ManifestFile added1 = close(writer);
     assertEquals(Long.valueOf(100L), added1.addedRowsCount());
     assertEquals(Long.valueOf(25L), added1.existingRowsCount());
@@ -114,7 +114,7 @@ public class TestManifestLists {
     assertEquals(Long.valueOf(1225L), read.get(3).firstRowId());
     assertNull(read.get(4).firstRowId());
 
-    List<ManifestEntry> entries = ManifestReader.read(IO.newInputFile(read.get(0).path()), read.get(0),
+    List<ManifestEntry<DataFile>> entries = ManifestReader.readData(IO.newInputFile(read.get(0).path()), read.get(0),
         Map.of(0, spec));
     assertEquals(Long.valueOf(1000L), entries.get(0).file().firstRowId());
     assertEquals(Long.valueOf(1050L), entries.get(1).file().firstRowId());

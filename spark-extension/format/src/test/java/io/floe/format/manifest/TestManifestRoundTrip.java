@@ -42,8 +42,8 @@ public class TestManifestRoundTrip {
     ManifestWriter writer = ManifestWriter.write(2, spec, SCHEMA, out, 42L, ManifestContent.DATA);
     writer.add(a);
     writer.add(b, 3L);
-    writer.existing(new ManifestEntry(ManifestEntry.Status.EXISTING, 7L, 2L, 2L, c));
-    writer.delete(new ManifestEntry(ManifestEntry.Status.EXISTING, 7L, 1L, 1L, d));
+    writer.existing(new ManifestEntry<>(ManifestEntry.Status.EXISTING, 7L, 2L, 2L, c));
+    writer.delete(new ManifestEntry<>(ManifestEntry.Status.EXISTING, 7L, 1L, 1L, d));
     ManifestFile written = close(writer);
 
     assertEquals(ManifestFile.UNASSIGNED_SEQ, written.sequenceNumber());
@@ -67,7 +67,7 @@ public class TestManifestRoundTrip {
     assertSummary(summaries.get(4), true, Types.TimestampType.withZone(), TS - 1, TS + 1);
 
     ManifestFile listed = written.withSequenceNumbers(5L, 2L);
-    List<ManifestEntry> entries = ManifestReader.read(out.toInputFile(), listed, Map.of(0, spec));
+    List<ManifestEntry<?>> entries = ManifestReader.read(out.toInputFile(), listed, Map.of(0, spec));
     assertEquals(4, entries.size());
     assertEntry(entries.get(0), ManifestEntry.Status.ADDED, 42L, 5L, 5L, a);
     assertEntry(entries.get(1), ManifestEntry.Status.ADDED, 42L, 3L, 5L, b);
@@ -101,7 +101,7 @@ public class TestManifestRoundTrip {
     writer.add(b);
     ManifestFile m = close(writer).withSequenceNumbers(1L, 1L);
 
-    List<ManifestEntry> entries = ManifestReader.read(out.toInputFile(), m, Map.of(1, spec));
+    List<ManifestEntry<?>> entries = ManifestReader.read(out.toInputFile(), m, Map.of(1, spec));
     assertEquals(a.partition(), entries.get(0).file().partition());
     assertEquals(b.partition(), entries.get(1).file().partition());
     PartitionFieldSummary score = m.partitions().get(4);
@@ -116,7 +116,7 @@ public class TestManifestRoundTrip {
   public void v3DeleteVectorEntryRoundTrip() {
     PartitionSpec spec = identitySpec();
     PartitionData partition = PartitionData.of(1, "a", 19723, new BigDecimal("12.34"), TS);
-    DataFile dv = DataFile.builder(spec)
+    DeleteFile dv = DeleteFile.builder(spec)
         .withContent(FileContent.POSITION_DELETES)
         .withPath("file:/tmp/warehouse/db/t/data/dv.puffin")
         .withFormat(FileFormat.PUFFIN)
@@ -127,7 +127,7 @@ public class TestManifestRoundTrip {
         .withContentOffset(4L)
         .withContentSizeInBytes(42L)
         .build();
-    DataFile eq = DataFile.builder(spec)
+    DeleteFile eq = DeleteFile.builder(spec)
         .withContent(FileContent.EQUALITY_DELETES)
         .withPath("file:/tmp/warehouse/db/t/data/eq.parquet")
         .withFormat(FileFormat.PARQUET)
@@ -143,14 +143,13 @@ public class TestManifestRoundTrip {
     ManifestFile m = close(writer).withSequenceNumbers(4L, 4L).withFirstRowId(null);
     assertEquals(ManifestContent.DELETES, m.content());
 
-    List<ManifestEntry> entries = ManifestReader.read(out.toInputFile(), m, Map.of(0, spec));
-    DataFile readDv = entries.get(0).file();
+    List<ManifestEntry<DeleteFile>> entries = ManifestReader.readDeletes(out.toInputFile(), m, Map.of(0, spec));
+    DeleteFile readDv = entries.get(0).file();
     assertEquals(FileContent.POSITION_DELETES, readDv.content());
     assertEquals(FileFormat.PUFFIN, readDv.format());
     assertEquals("file:/tmp/warehouse/db/t/data/a.parquet", readDv.referencedDataFile());
     assertEquals(Long.valueOf(4L), readDv.contentOffset());
     assertEquals(Long.valueOf(42L), readDv.contentSizeInBytes());
-    assertNull(readDv.firstRowId());
     assertNull(readDv.sortOrderId());
     assertEquals(List.of(1, 2), entries.get(1).file().equalityFieldIds());
     assertEquals(FileContent.EQUALITY_DELETES, entries.get(1).file().content());
@@ -159,7 +158,7 @@ public class TestManifestRoundTrip {
   @Test(expected = IllegalArgumentException.class)
   public void dataManifestRejectsDeleteFiles() {
     PartitionSpec spec = PartitionSpec.unpartitioned();
-    DataFile del = DataFile.builder(spec).withContent(FileContent.POSITION_DELETES)
+    DeleteFile del = DeleteFile.builder(spec).withContent(FileContent.POSITION_DELETES)
         .withPath("file:/x.parquet").withFormat(FileFormat.PARQUET).withRecordCount(1).withFileSizeInBytes(1).build();
     ManifestWriter writer = ManifestWriter.write(2, spec, SCHEMA, newFile(temp.getRoot(), "x.avro"), 1L,
         ManifestContent.DATA);
@@ -174,13 +173,14 @@ public class TestManifestRoundTrip {
     assertEquals(upper, Conversions.fromByteBuffer(type, s.upperBound()));
   }
 
-  static void assertEntry(ManifestEntry e, ManifestEntry.Status status, Long snapshotId, Long dataSeq, Long fileSeq,
-      DataFile expected) {
+  static void assertEntry(ManifestEntry<?> e, ManifestEntry.Status status, Long snapshotId, Long dataSeq,
+      Long fileSeq, ContentFile expected) {
     assertEquals(status, e.status());
     assertEquals(snapshotId, e.snapshotId());
     assertEquals(dataSeq, e.dataSequenceNumber());
     assertEquals(fileSeq, e.fileSequenceNumber());
-    DataFile f = e.file();
+    ContentFile f = e.file();
+    assertEquals(expected.getClass(), f.getClass());
     assertEquals(expected.path(), f.path());
     assertEquals(expected.content(), f.content());
     assertEquals(expected.format(), f.format());
@@ -200,6 +200,8 @@ public class TestManifestRoundTrip {
     assertEquals(expected.upperBounds(), f.upperBounds());
     assertEquals(expected.splitOffsets(), f.splitOffsets());
     assertEquals(expected.sortOrderId(), f.sortOrderId());
-    assertEquals(expected.referencedDataFile(), f.referencedDataFile());
+    if (expected instanceof DeleteFile deletes) {
+      assertEquals(deletes.referencedDataFile(), ((DeleteFile) f).referencedDataFile());
+    }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.ManifestEntry;
@@ -36,34 +37,35 @@ public class TestDeleteFileIndex {
     return PartitionData.of(ByteBuffer.wrap(new byte[] {(byte) b}));
   }
 
-  private static DataFile.Builder file(String path, FileContent content, FileFormat format, PartitionData p) {
-    return DataFile.builder(BY_B).withContent(content).withPath(path).withFormat(format).withPartition(p)
+  private static DeleteFile.Builder file(String path, FileContent content, FileFormat format, PartitionData p) {
+    return DeleteFile.builder(BY_B).withContent(content).withPath(path).withFormat(format).withPartition(p)
         .withRecordCount(1).withFileSizeInBytes(10);
   }
 
   private static DataFile data(String path, PartitionData p) {
-    return file(path, FileContent.DATA, FileFormat.PARQUET, p).build();
+    return DataFile.builder(BY_B).withPath(path).withFormat(FileFormat.PARQUET).withPartition(p)
+        .withRecordCount(1).withFileSizeInBytes(10).build();
   }
 
-  private static ManifestEntry entry(long seq, DataFile f) {
-    return new ManifestEntry(ManifestEntry.Status.ADDED, 1L, seq, seq, f);
+  private static ManifestEntry<DeleteFile> entry(long seq, DeleteFile f) {
+    return new ManifestEntry<>(ManifestEntry.Status.ADDED, 1L, seq, seq, f);
   }
 
-  private static DataFile dv(String name, String dataPath, PartitionData p) {
+  private static DeleteFile dv(String name, String dataPath, PartitionData p) {
     return file(name, FileContent.POSITION_DELETES, FileFormat.PUFFIN, p).withReferencedDataFile(dataPath)
         .withContentOffset(4L).withContentSizeInBytes(30L).build();
   }
 
-  private static DataFile positions(String name, String dataPath, PartitionData p) {
+  private static DeleteFile positions(String name, String dataPath, PartitionData p) {
     return file(name, FileContent.POSITION_DELETES, FileFormat.PARQUET, p).withReferencedDataFile(dataPath).build();
   }
 
-  private static DataFile equality(String name, PartitionData p) {
+  private static DeleteFile equality(String name, PartitionData p) {
     return file(name, FileContent.EQUALITY_DELETES, FileFormat.PARQUET, p).withEqualityFieldIds(List.of(1)).build();
   }
 
   private static List<String> applied(DeleteFileIndex index, long seq, DataFile f) {
-    return index.forDataFile(seq, f).stream().map(DataFile::path).sorted().collect(Collectors.toList());
+    return index.forDataFile(seq, f).stream().map(DeleteFile::path).sorted().collect(Collectors.toList());
   }
 
   @Test
@@ -100,7 +102,7 @@ public class TestDeleteFileIndex {
   @Test
   public void positionDeletesWithEqualPathBoundsAreFileScoped() {
     ByteBuffer path = ByteBuffer.wrap("a".getBytes(StandardCharsets.UTF_8));
-    DataFile bounded = file("pos", FileContent.POSITION_DELETES, FileFormat.PARQUET, part(1))
+    DeleteFile bounded = file("pos", FileContent.POSITION_DELETES, FileFormat.PARQUET, part(1))
         .withMetrics(new Metrics(1L, null, null, null, null, Map.of(2147483546, path), Map.of(2147483546, path)))
         .build();
     DeleteFileIndex index = new DeleteFileIndex(List.of(entry(2, bounded)), SPECS);
@@ -114,7 +116,7 @@ public class TestDeleteFileIndex {
     DataFile in1 = data("a", part(1));
     DataFile in2 = data("b", part(2));
     DataFile copyOf1 = data("c", PartitionData.of(ByteBuffer.wrap(new byte[] {1})));
-    DataFile scoped = file("pos-1", FileContent.POSITION_DELETES, FileFormat.PARQUET, part(1)).build();
+    DeleteFile scoped = file("pos-1", FileContent.POSITION_DELETES, FileFormat.PARQUET, part(1)).build();
     DeleteFileIndex index = new DeleteFileIndex(List.of(entry(2, scoped), entry(3, equality("eq-1", part(1)))), SPECS);
     assertEquals(List.of("eq-1", "pos-1"), applied(index, 1, in1));
     assertEquals(List.of("eq-1", "pos-1"), applied(index, 2, copyOf1));
@@ -124,7 +126,7 @@ public class TestDeleteFileIndex {
   @Test
   public void equalityDeletesApplyOnlyToOlderDataAndGloballyWhenUnpartitioned() {
     PartitionSpec global = UNPARTITIONED.withSpecId(1);
-    DataFile eqGlobal = DataFile.builder(global).withContent(FileContent.EQUALITY_DELETES).withPath("eq-g")
+    DeleteFile eqGlobal = DeleteFile.builder(global).withContent(FileContent.EQUALITY_DELETES).withPath("eq-g")
         .withFormat(FileFormat.PARQUET).withRecordCount(1).withFileSizeInBytes(1).withEqualityFieldIds(List.of(1))
         .build();
     DeleteFileIndex index = new DeleteFileIndex(List.of(entry(5, eqGlobal), entry(5, equality("eq-1", part(1)))),
