@@ -6,7 +6,9 @@ import static io.floe.spark.metadata.CatalystValues.bytes;
 import static io.floe.spark.metadata.CatalystValues.counts;
 import static io.floe.spark.metadata.CatalystValues.str;
 
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.metadata.TableMetadata;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +75,9 @@ final class ContentFileRows {
   }
 
   /** The file's fields, in {@link #schema()} order. */
-  Object[] values(DataFile file) {
+  Object[] values(ContentFile file) {
+    DataFile data = file instanceof DataFile d ? d : null;
+    DeleteFile deletes = file instanceof DeleteFile d ? d : null;
     List<Object> out = new ArrayList<>(schema.size());
     out.add(file.content().id());
     out.add(str(file.path()));
@@ -92,16 +96,16 @@ final class ContentFileRows {
     out.add(bounds(file.upperBounds()));
     out.add(bytes(file.keyMetadata()));
     out.add(array(file.splitOffsets()));
-    out.add(array(file.equalityFieldIds()));
+    out.add(array(deletes == null ? null : deletes.equalityFieldIds()));
     out.add(file.sortOrderId());
-    out.add(file.firstRowId());
-    out.add(str(file.referencedDataFile()));
-    out.add(file.contentOffset());
-    out.add(file.contentSizeInBytes());
+    out.add(data == null ? null : data.firstRowId());
+    out.add(str(deletes == null ? null : deletes.referencedDataFile()));
+    out.add(deletes == null ? null : deletes.contentOffset());
+    out.add(deletes == null ? null : deletes.contentSizeInBytes());
     return out.toArray();
   }
 
-  InternalRow row(DataFile file) {
+  InternalRow row(ContentFile file) {
     return new GenericInternalRow(values(file));
   }
 }

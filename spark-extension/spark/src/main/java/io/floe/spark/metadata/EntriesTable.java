@@ -42,7 +42,7 @@ final class EntriesTable extends MetadataTable {
       return rows;
     }
     for (ManifestFile manifest : source().manifests(source().snapshot())) {
-      for (ManifestEntry e : source().entries(manifest)) {
+      for (ManifestEntry<?> e : source().entries(manifest)) {
         rows.add(new GenericInternalRow(new Object[] {e.status().id(), e.snapshotId(), e.dataSequenceNumber(),
             e.fileSequenceNumber(), files.row(e.file()), metrics.row(e.file())}));
       }

@@ -52,7 +52,7 @@ final class FilesTable extends MetadataTable {
           || kind == Kind.DELETES && manifest.content() != ManifestContent.DELETES) {
         continue;
       }
-      for (ManifestEntry entry : source().entries(manifest)) {
+      for (ManifestEntry<?> entry : source().entries(manifest)) {
         if (entry.isLive()) {
           Object[] values = files.values(entry.file());
           Object[] withMetrics = Arrays.copyOf(values, values.length + 1);

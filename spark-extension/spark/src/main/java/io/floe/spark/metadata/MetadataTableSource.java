@@ -27,7 +27,7 @@ public record MetadataTableSource(String tableName, FileIO io, TableMetadata met
   }
 
   /** Every entry of a manifest (DELETED ones included), with inherited snapshot ids and sequence numbers. */
-  List<ManifestEntry> entries(ManifestFile manifest) {
+  List<ManifestEntry<?>> entries(ManifestFile manifest) {
     return ManifestReader.read(io.newInputFile(manifest.path()), manifest, metadata.specsById());
   }
 }

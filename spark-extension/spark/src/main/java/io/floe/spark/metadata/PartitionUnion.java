@@ -1,6 +1,6 @@
 package io.floe.spark.metadata;
 
-import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
@@ -74,12 +74,12 @@ final class PartitionUnion {
   }
 
   /** The file's partition tuple in the unified type; fields its spec does not have are null. */
-  InternalRow row(DataFile file, PartitionSpec spec) {
+  InternalRow row(ContentFile file, PartitionSpec spec) {
     return row(values(file, spec));
   }
 
   /** The file's partition values (Floe Java values) in the unified type's order. */
-  List<Object> values(DataFile file, PartitionSpec spec) {
+  List<Object> values(ContentFile file, PartitionSpec spec) {
     Object[] values = new Object[fieldsById.size()];
     if (spec != null) {
       for (int i = 0; i < spec.fields().size() && i < file.partition().size(); i++) {

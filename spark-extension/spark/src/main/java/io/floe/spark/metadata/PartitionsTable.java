@@ -2,7 +2,7 @@ package io.floe.spark.metadata;
 
 import static io.floe.spark.metadata.CatalystValues.micros;
 
-import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
 import io.floe.format.metadata.Snapshot;
@@ -57,9 +57,9 @@ final class PartitionsTable extends MetadataTable {
     Map<List<Object>, Stats> byPartition = new LinkedHashMap<>();
     if (source().snapshot() != null) {
       for (ManifestFile manifest : source().manifests(source().snapshot())) {
-        for (ManifestEntry entry : source().entries(manifest)) {
+        for (ManifestEntry<?> entry : source().entries(manifest)) {
           if (entry.isLive()) {
-            DataFile file = entry.file();
+            ContentFile file = entry.file();
             List<Object> key = new ArrayList<>(partitions.values(file, metadata.spec(file.specId())));
             key.add(file.specId());
             Snapshot added = entry.snapshotId() == null ? null : metadata.snapshot(entry.snapshotId());
@@ -98,7 +98,7 @@ final class PartitionsTable extends MetadataTable {
     private Long lastUpdatedMillis;
     private Long lastUpdatedSnapshotId;
 
-    void add(DataFile file, Snapshot added) {
+    void add(ContentFile file, Snapshot added) {
       if (added != null && (lastUpdatedMillis == null || added.timestampMillis() > lastUpdatedMillis)) {
         lastUpdatedMillis = added.timestampMillis();
         lastUpdatedSnapshotId = added.snapshotId();

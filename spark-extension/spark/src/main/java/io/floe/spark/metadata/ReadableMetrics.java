@@ -1,6 +1,6 @@
 package io.floe.spark.metadata;
 
-import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.ContentFile;
 import io.floe.format.types.Conversions;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
@@ -54,7 +54,7 @@ final class ReadableMetrics {
     return sparkType;
   }
 
-  InternalRow row(DataFile file) {
+  InternalRow row(ContentFile file) {
     Object[] columns = new Object[ids.size()];
     for (int i = 0; i < columns.length; i++) {
       int id = ids.get(i);

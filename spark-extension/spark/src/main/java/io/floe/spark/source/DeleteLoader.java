@@ -59,7 +59,7 @@ public final class DeleteLoader {
    * delete file.
    */
   public static RoaringPositionBitmap positionsOf(String dataFilePath,
-      List<io.floe.format.manifest.DataFile> deleteFiles, Configuration conf) {
+      List<io.floe.format.manifest.DeleteFile> deleteFiles, Configuration conf) {
     List<DeleteFileRef> refs = deleteFiles.stream().map(DeleteFileRef::of).filter(d -> !d.isEquality()).toList();
     // loaded by a cache of this call only: the caller may change the result
     RoaringPositionBitmap positions = new TaskDeletes(conf, FloeParquetReader.DEFAULT_BATCH_SIZE, Map.of())
@@ -75,7 +75,7 @@ public final class DeleteLoader {
    * bitmap when nothing is deleted); each bitmap is the caller's to change.
    */
   public static Map<String, RoaringPositionBitmap> positionsOf(
-      Map<String, List<io.floe.format.manifest.DataFile>> deleteFilesByDataFile, Configuration conf) {
+      Map<String, List<io.floe.format.manifest.DeleteFile>> deleteFilesByDataFile, Configuration conf) {
     Map<String, List<DeleteFileRef>> refs = new LinkedHashMap<>();
     deleteFilesByDataFile.forEach((path, files) ->
         refs.put(path, files.stream().map(DeleteFileRef::of).filter(d -> !d.isEquality()).toList()));

@@ -2,6 +2,7 @@ package io.floe.spark.source;
 
 import io.floe.format.FloeFormatException;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.scan.FileScanTask;
@@ -40,7 +41,7 @@ public final class FloeInputPartition implements InputPartition, Serializable {
     }
 
     /** The reference to a delete file of the manifest. */
-    public static DeleteFileRef of(DataFile d) {
+    public static DeleteFileRef of(DeleteFile d) {
       return new DeleteFileRef(d.path(), d.content().id(), d.format().name(), d.recordCount(), d.contentOffset(),
           d.contentSizeInBytes(), d.content() == FileContent.EQUALITY_DELETES ? d.equalityFieldIds() : null);
     }

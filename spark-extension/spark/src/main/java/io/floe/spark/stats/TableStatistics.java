@@ -2,6 +2,7 @@ package io.floe.spark.stats;
 
 import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.commit.TableOperations;
+import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
@@ -183,8 +184,8 @@ public final class TableStatistics {
             || manifest.snapshotId() != s.snapshotId()) {
           continue;
         }
-        for (ManifestEntry entry : ManifestReader.read(target.ops().io().newInputFile(manifest.path()), manifest,
-            metadata.specsById())) {
+        for (ManifestEntry<DataFile> entry : ManifestReader.readData(target.ops().io().newInputFile(manifest.path()),
+            manifest, metadata.specsById())) {
           if (entry.status() == ManifestEntry.Status.ADDED && entry.snapshotId() != null
               && entry.snapshotId() == s.snapshotId()) {
             long sequence = entry.dataSequenceNumber() != null ? entry.dataSequenceNumber() : s.sequenceNumber();

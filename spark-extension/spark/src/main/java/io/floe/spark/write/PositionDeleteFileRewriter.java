@@ -2,7 +2,7 @@ package io.floe.spark.write;
 
 import io.floe.format.deletes.PositionDeleteRewriter;
 import io.floe.format.deletes.RoaringPositionBitmap;
-import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.spark.source.DeleteLoader;
 import java.io.IOException;
@@ -27,7 +27,7 @@ public final class PositionDeleteFileRewriter implements PositionDeleteRewriter 
   }
 
   @Override
-  public DataFile rewrite(DataFile source, PartitionSpec spec, String target, UnaryOperator<String> paths,
+  public DeleteFile rewrite(DeleteFile source, PartitionSpec spec, String target, UnaryOperator<String> paths,
       Map<String, String> tableProperties) {
     TreeMap<String, RoaringPositionBitmap> moved = new TreeMap<>();
     DeleteLoader.positionsByDataFile(source.path(), conf).forEach((path, positions) ->
@@ -39,7 +39,7 @@ public final class PositionDeleteFileRewriter implements PositionDeleteRewriter 
       throw new UncheckedIOException("Cannot write position delete file " + target + " (copy of " + source.path()
           + ")", e);
     }
-    return DataFile.builder(spec).copy(source)
+    return DeleteFile.builder(spec).copy(source)
         .withPath(target)
         .withMetrics(writer.metrics())
         .withRecordCount(writer.metrics().recordCount())

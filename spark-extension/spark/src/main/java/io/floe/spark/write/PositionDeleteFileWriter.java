@@ -3,6 +3,7 @@ package io.floe.spark.write;
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.MetricsModes;
@@ -44,7 +45,7 @@ final class PositionDeleteFileWriter {
    * Writes {@code positions} (not empty) of {@code dataFile} to a new Parquet file at
    * {@code location}, with the table's Parquet properties and full metrics.
    */
-  static DataFile write(String location, DataFile dataFile, PartitionSpec spec, RoaringPositionBitmap positions,
+  static DeleteFile write(String location, DataFile dataFile, PartitionSpec spec, RoaringPositionBitmap positions,
       Configuration conf, Map<String, String> tableProperties) {
     if (positions.isEmpty()) {
       throw new IllegalArgumentException("Cannot write an empty position delete file for " + dataFile.path());
@@ -55,7 +56,7 @@ final class PositionDeleteFileWriter {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write position delete file " + location + " for " + dataFile.path(), e);
     }
-    return DataFile.builder(spec)
+    return DeleteFile.builder(spec)
         .withContent(FileContent.POSITION_DELETES)
         .withFormat(FileFormat.PARQUET)
         .withPath(location)

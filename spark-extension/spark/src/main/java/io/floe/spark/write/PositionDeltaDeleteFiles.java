@@ -5,7 +5,7 @@ import io.floe.format.deletes.DeletionVectorWriter;
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.format.io.FileIO;
 import io.floe.format.manifest.ContentFiles;
-import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
@@ -43,8 +43,8 @@ final class PositionDeltaDeleteFiles {
   private final Configuration conf;
   private final String dataLocation;
   private final String operationId;
-  private final List<DataFile> added = new ArrayList<>();
-  private final List<DataFile> replaced = new ArrayList<>();
+  private final List<DeleteFile> added = new ArrayList<>();
+  private final List<DeleteFile> replaced = new ArrayList<>();
   private final List<String> written = new ArrayList<>();
   private static final int MAX_THREADS = 8;
   private static final ThreadFactory DAEMON_THREADS = runnable -> {
@@ -75,12 +75,12 @@ final class PositionDeltaDeleteFiles {
     }
     boolean vectors = base.formatVersion() >= 3;
     List<String> paths = new ArrayList<>(new TreeMap<>(deleted).keySet());
-    Map<String, List<DataFile>> previousDeletes = new LinkedHashMap<>();
+    Map<String, List<DeleteFile>> previousDeletes = new LinkedHashMap<>();
     for (String path : paths) {
       FileScanTask task = tasks.get(path);
-      List<DataFile> previous = fileScoped(task);
+      List<DeleteFile> previous = fileScoped(task);
       replaced.addAll(previous);
-      List<DataFile> merged = vectors ? positionDeletes(task) : previous;
+      List<DeleteFile> merged = vectors ? positionDeletes(task) : previous;
       if (!merged.isEmpty()) {
         previousDeletes.put(path, merged);
       }
@@ -110,7 +110,7 @@ final class PositionDeltaDeleteFiles {
         results.add(pool.submit(() ->
             PositionDeleteFileWriter.write(location, task.file(), task.spec(), positions, conf, base.properties())));
       }
-      results.forEach(r -> added.add((DataFile) await(r)));
+      results.forEach(r -> added.add((DeleteFile) await(r)));
     } finally {
       pool.shutdownNow();
       awaitTermination(pool); // no file may appear after a failed write cleaned up
@@ -148,12 +148,12 @@ final class PositionDeltaDeleteFiles {
   }
 
   /** The position delete files and deletion vectors that apply to the task's data file. */
-  private static List<DataFile> positionDeletes(FileScanTask task) {
+  private static List<DeleteFile> positionDeletes(FileScanTask task) {
     return task.deletes().stream().filter(d -> d.content() == FileContent.POSITION_DELETES).toList();
   }
 
   /** Those that apply to the task's data file only: its deletion vector and file-scoped position deletes. */
-  private static List<DataFile> fileScoped(FileScanTask task) {
+  private static List<DeleteFile> fileScoped(FileScanTask task) {
     String path = task.file().path();
     return positionDeletes(task).stream()
         .filter(d -> ContentFiles.isDeletionVector(d) || path.equals(ContentFiles.referencedDataFile(d)))
@@ -161,12 +161,12 @@ final class PositionDeltaDeleteFiles {
   }
 
   /** The new delete files: deletion vectors or position delete files. */
-  List<DataFile> added() {
+  List<DeleteFile> added() {
     return added;
   }
 
   /** The live delete files that the new ones replace (their positions are merged in). */
-  List<DataFile> replaced() {
+  List<DeleteFile> replaced() {
     return replaced;
   }
 
