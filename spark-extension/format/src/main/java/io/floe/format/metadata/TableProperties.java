@@ -100,6 +100,12 @@ public final class TableProperties {
   public static final String SPLIT_OPEN_FILE_COST = "read.split.open-file-cost";
   /** Write-audit-publish: with a session's {@code spark.wap.id}, writes would be staged (not yet supported). */
   public static final String WRITE_AUDIT_PUBLISH_ENABLED = "write.wap.enabled";
+  /**
+   * The current index list file of the table (docs/indexes.md); Floe sets it with every index
+   * change. A table property, because Iceberg and pyiceberg commits keep properties but drop unknown
+   * top-level metadata fields.
+   */
+  public static final String INDEXES = "floe.indexes";
 
   private static final int MAX_INT = Integer.MAX_VALUE;
   private static final long MAX_LONG = Long.MAX_VALUE;
@@ -141,7 +147,8 @@ public final class TableProperties {
       TableProperty.oneOf(STATISTICS_COMPRESSION, "zstd", "zstd", "lz4", "none", "uncompressed"),
       TableProperty.byteSize(SPLIT_SIZE),
       TableProperty.byteSize(SPLIT_OPEN_FILE_COST),
-      TableProperty.bool(WRITE_AUDIT_PUBLISH_ENABLED, false));
+      TableProperty.bool(WRITE_AUDIT_PUBLISH_ENABLED, false),
+      TableProperty.location(INDEXES));
 
   /** Per-column properties: the key is the prefix followed by a column name. */
   private static final Map<String, TableProperty> KNOWN_PREFIXES = registry(

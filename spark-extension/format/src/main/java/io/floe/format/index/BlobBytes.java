@@ -1,0 +1,169 @@
+package io.floe.format.index;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reading and writing the primitives of the index blobs: little-endian fixed-width integers,
+ * unsigned LEB128 varints and length-prefixed byte strings. Reads check every length against what
+ * is left and fail with a {@link Malformed} saying where, what was expected and what was found.
+ */
+final class BlobBytes {
+  private BlobBytes() {}
+
+  /** A blob's bytes do not follow its layout; the segment reader adds the table, index and file. */
+  static final class Malformed extends RuntimeException {
+    final String where;
+    final String expected;
+    final String found;
+
+    Malformed(String where, String expected, String found) {
+      super(where + ": expected " + expected + ", found " + found);
+      this.where = where;
+      this.expected = expected;
+      this.found = found;
+    }
+  }
+
+  /** Appends to a growing byte array. */
+  static final class Out {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    Out int8(int value) {
+      out.write(value);
+      return this;
+    }
+
+    Out int32(int value) {
+      for (int i = 0; i < 4; i++) {
+        out.write(value >>> (8 * i));
+      }
+      return this;
+    }
+
+    Out int64(long value) {
+      for (int i = 0; i < 8; i++) {
+        out.write((int) (value >>> (8 * i)));
+      }
+      return this;
+    }
+
+    Out varint(long value) {
+      long v = value;
+      while ((v & ~0x7FL) != 0) {
+        out.write((int) ((v & 0x7F) | 0x80));
+        v >>>= 7;
+      }
+      out.write((int) v);
+      return this;
+    }
+
+    Out bytes(byte[] bytes) {
+      out.write(bytes, 0, bytes.length);
+      return this;
+    }
+
+    /** A varint length, then the bytes. */
+    Out lengthPrefixed(byte[] bytes) {
+      return varint(bytes.length).bytes(bytes);
+    }
+
+    int size() {
+      return out.size();
+    }
+
+    byte[] toByteArray() {
+      return out.toByteArray();
+    }
+  }
+
+  /** Reads a blob front to back; {@code what} names the blob in errors. */
+  static final class In {
+    private final ByteBuffer buf;
+    private final String what;
+
+    In(byte[] bytes, String what) {
+      this.buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+      this.what = what;
+    }
+
+    private void need(int n, String field) {
+      if (n < 0 || buf.remaining() < n) {
+        throw malformed(field, n + " more bytes", buf.remaining() + " (truncated blob)");
+      }
+    }
+
+    Malformed malformed(String field, String expected, String found) {
+      return new Malformed(what + " at byte " + buf.position() + " (" + field + ")", expected, found);
+    }
+
+    int int8(String field) {
+      need(1, field);
+      return buf.get() & 0xFF;
+    }
+
+    int int32(String field) {
+      need(4, field);
+      return buf.getInt();
+    }
+
+    long int64(String field) {
+      need(8, field);
+      return buf.getLong();
+    }
+
+    /** A non-negative int32 no larger than the bytes left divided by {@code minBytesEach}. */
+    int count(String field, int minBytesEach) {
+      int n = int32(field);
+      if (n < 0 || (long) n * minBytesEach > buf.remaining()) {
+        throw malformed(field, "a count from 0 to " + buf.remaining() / Math.max(1, minBytesEach), String.valueOf(n));
+      }
+      return n;
+    }
+
+    long varint(String field) {
+      long value = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        need(1, field);
+        int b = buf.get() & 0xFF;
+        value |= (long) (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          return value;
+        }
+      }
+      throw malformed(field, "a varint of at most 10 bytes", "a longer one");
+    }
+
+    int varint32(String field) {
+      long v = varint(field);
+      if (v < 0 || v > Integer.MAX_VALUE) {
+        throw malformed(field, "a value from 0 to " + Integer.MAX_VALUE, String.valueOf(v));
+      }
+      return (int) v;
+    }
+
+    byte[] bytes(int n, String field) {
+      need(n, field);
+      byte[] out = new byte[n];
+      buf.get(out);
+      return out;
+    }
+
+    byte[] lengthPrefixed(String field) {
+      return bytes(varint32(field), field);
+    }
+
+    String utf8(String field) {
+      return new String(lengthPrefixed(field), StandardCharsets.UTF_8);
+    }
+
+    /** Fails unless every byte was read. */
+    void end() {
+      if (buf.hasRemaining()) {
+        throw malformed("end", "the end of the blob", buf.remaining() + " more bytes");
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package io.floe.format.index;
+
+import io.floe.format.io.FileIO;
+import io.floe.format.io.InputFile;
+import io.floe.format.metadata.TableProperties;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Reads a table's current index list (named by the {@code floe.indexes} table property) and writes
+ * new ones. An index list file is never overwritten: each change writes a new one, and the commit
+ * that sets the property to it publishes the change.
+ */
+public final class IndexListFiles {
+  private IndexListFiles() {}
+
+  /** The current index list file from the table's properties, or null when the table has no index. */
+  public static String currentLocation(Map<String, String> tableProperties) {
+    String location = tableProperties.get(TableProperties.INDEXES);
+    return location == null || location.isBlank() ? null : location.trim();
+  }
+
+  /** The table's current index list; empty when it has none. Fails naming the table and the file. */
+  public static IndexList read(FileIO io, String table, Map<String, String> tableProperties) {
+    String location = currentLocation(tableProperties);
+    if (location == null) {
+      return IndexList.empty();
+    }
+    InputFile file = io.newInputFile(location);
+    String json;
+    try {
+      json = new String(file.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException | UncheckedIOException e) {
+      throw IndexErrors.unreadableIndexList(table, location, "the file cannot be read (" + e.getMessage() + ")", e);
+    }
+    try {
+      return IndexListParser.fromJson(json);
+    } catch (IllegalArgumentException e) {
+      throw IndexErrors.unreadableIndexList(table, location, e.getMessage(), e);
+    }
+  }
+
+  /** Writes {@code list} to a new file under the table's hidden index folder and returns its location. */
+  public static String write(FileIO io, String metadataFolder, IndexList list) {
+    String location = IndexLocations.newIndexList(metadataFolder);
+    try (OutputStream out = io.newOutputFile(location).create()) {
+      out.write(IndexListParser.toJson(list).getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write index list " + location, e);
+    }
+    return location;
+  }
+}

@@ -1,0 +1,147 @@
+package io.floe.format.index;
+
+import io.floe.format.types.Type;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * One page of an index: keys in ascending order, each with the ordinals of the covered files that
+ * hold it. A key is never split across pages. Pages are stored back to back in the
+ * {@code floe-index-pages-v1} blob, each as its own zstd frame, at the offset and length the
+ * {@link IndexDirectory} gives.
+ * <pre>
+ *   int32 LE   n = number of entries (keys strictly ascending)
+ *   n times:   varint length, key bytes (single-value serialization of the column type)
+ *              inverted: varint length, a portable 32-bit Roaring bitmap of file ordinals
+ *              btree:    varint m (at least 1), m varints: the first ordinal, then the gap to each next
+ * </pre>
+ */
+final class IndexPage {
+  private final Object[] keys;
+  private final RoaringBitmap[] files;
+
+  IndexPage(Object[] keys, RoaringBitmap[] files) {
+    this.keys = keys;
+    this.files = files;
+  }
+
+  int size() {
+    return keys.length;
+  }
+
+  Object key(int i) {
+    return keys[i];
+  }
+
+  /** The ordinals of the files holding key {@code i} (do not modify). */
+  RoaringBitmap files(int i) {
+    return files[i];
+  }
+
+  /** The position of {@code value}, or {@code -(insertion point) - 1} as {@link Arrays#binarySearch}. */
+  int find(Object value) {
+    return Arrays.binarySearch(keys, value, IndexKeys.ORDER);
+  }
+
+  /** Encodes entries [from, to) of sorted {@code keys} (already serialized) with their files. */
+  static byte[] encode(IndexType type, List<byte[]> keys, List<RoaringBitmap> files, int from, int to) {
+    BlobBytes.Out out = new BlobBytes.Out().int32(to - from);
+    for (int i = from; i < to; i++) {
+      out.lengthPrefixed(keys.get(i));
+      appendFiles(type, files.get(i), out);
+    }
+    return out.toByteArray();
+  }
+
+  /** The bytes entry files take in a page of {@code type} (for sizing pages while writing). */
+  static void appendFiles(IndexType type, RoaringBitmap ordinals, BlobBytes.Out out) {
+    if (type == IndexType.INVERTED) {
+      ordinals.runOptimize();
+      out.lengthPrefixed(serialize(ordinals));
+    } else {
+      out.varint(ordinals.getCardinality());
+      int previous = 0;
+      for (int ordinal : ordinals) {
+        out.varint(ordinal - previous);
+        previous = ordinal;
+      }
+    }
+  }
+
+  private static byte[] serialize(RoaringBitmap bitmap) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(bitmap.serializedSizeInBytes());
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      bitmap.serialize(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  static byte[] serializeBitmap(RoaringBitmap bitmap) {
+    return serialize(bitmap);
+  }
+
+  static RoaringBitmap deserializeBitmap(byte[] bytes, BlobBytes.In in, String field) {
+    RoaringBitmap bitmap = new RoaringBitmap();
+    try {
+      bitmap.deserialize(ByteBuffer.wrap(bytes));
+    } catch (IOException | RuntimeException e) {
+      throw in.malformed(field, "a portable Roaring bitmap of " + bytes.length + " bytes", String.valueOf(e));
+    }
+    if (bitmap.serializedSizeInBytes() != bytes.length) {
+      throw in.malformed(field, "a Roaring bitmap of " + bytes.length + " bytes",
+          "one of " + bitmap.serializedSizeInBytes());
+    }
+    return bitmap;
+  }
+
+  /** Decodes a page of {@code type}; every ordinal must be below {@code fileCount}. */
+  static IndexPage decode(IndexType type, Type keyType, byte[] body, int fileCount, String what) {
+    BlobBytes.In in = new BlobBytes.In(body, what);
+    int n = in.count("entry count", 2);
+    Object[] keys = new Object[n];
+    RoaringBitmap[] files = new RoaringBitmap[n];
+    for (int i = 0; i < n; i++) {
+      try {
+        keys[i] = IndexKeys.fromBytes(keyType, in.lengthPrefixed("key " + i));
+      } catch (IllegalArgumentException e) {
+        throw in.malformed("key " + i, "a serialized " + keyType, e.getMessage());
+      }
+      if (i > 0 && IndexKeys.ORDER.compare(keys[i - 1], keys[i]) >= 0) {
+        throw in.malformed("key " + i, "a key above " + keys[i - 1], String.valueOf(keys[i]));
+      }
+      files[i] = type == IndexType.INVERTED
+          ? deserializeBitmap(in.lengthPrefixed("files of key " + i), in, "files of key " + i)
+          : readOrdinals(in, i);
+      if (files[i].isEmpty() || files[i].last() < 0 || files[i].last() >= fileCount) {
+        throw in.malformed("files of key " + i, "1 to " + fileCount + " ordinals below " + fileCount,
+            files[i].isEmpty() ? "none" : "ordinal " + Integer.toUnsignedString(files[i].last()));
+      }
+    }
+    in.end();
+    return new IndexPage(keys, files);
+  }
+
+  private static RoaringBitmap readOrdinals(BlobBytes.In in, int entry) {
+    String field = "files of key " + entry;
+    int m = in.varint32(field);
+    RoaringBitmap bitmap = new RoaringBitmap();
+    long ordinal = 0;
+    for (int j = 0; j < m; j++) {
+      long gap = in.varint(field);
+      ordinal += gap;
+      if ((j > 0 && gap == 0) || ordinal > Integer.MAX_VALUE) {
+        throw in.malformed(field, "ascending ordinals", "gap " + gap + " to " + ordinal);
+      }
+      bitmap.add((int) ordinal);
+    }
+    return bitmap;
+  }
+}

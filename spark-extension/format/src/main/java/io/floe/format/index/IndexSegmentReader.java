@@ -1,0 +1,218 @@
+package io.floe.format.index;
+
+import io.floe.format.FloeFormatException;
+import io.floe.format.expr.Expression;
+import io.floe.format.expr.Expressions;
+import io.floe.format.io.InputFile;
+import io.floe.format.puffin.BlobMetadata;
+import io.floe.format.puffin.Puffin;
+import io.floe.format.puffin.PuffinReader;
+import io.floe.format.types.Type;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Reads one segment lazily: the Puffin footer when first needed, then the directory and the files
+ * blob, then only the pages a lookup needs (the last few are kept). Not thread-safe; open one per
+ * thread. Every failure is an {@link IndexException} naming the table, the index and the file.
+ * <pre>
+ *   IndexSegmentReader reader = IndexSegmentReader.open(table, index, segment, keyType, io.newInputFile(path));
+ *   MatchingFiles matches = reader.lookup(boundFilter);
+ * </pre>
+ */
+public final class IndexSegmentReader {
+  private static final int CACHED_PAGES = 16;
+
+  private final String table;
+  private final TableIndex index;
+  private final IndexSegment segment;
+  private final Type keyType;
+  private final PuffinReader puffin;
+  private BlobMetadata filesBlob;
+  private BlobMetadata directoryBlob;
+  private BlobMetadata pagesBlob;
+  private IndexDirectory directory;
+  private CoveredFiles files;
+  private final Map<Integer, IndexPage> pages = new LinkedHashMap<>(CACHED_PAGES, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Integer, IndexPage> eldest) {
+      return size() > CACHED_PAGES;
+    }
+  };
+
+  private IndexSegmentReader(String table, TableIndex index, IndexSegment segment, Type keyType, InputFile file) {
+    this.table = Objects.requireNonNull(table, "Table name is null");
+    this.index = Objects.requireNonNull(index, "Index is null");
+    this.segment = Objects.requireNonNull(segment, "Segment is null");
+    this.keyType = Objects.requireNonNull(keyType, "Key type is null");
+    this.puffin = Puffin.read(file).withFileSize(segment.fileSizeInBytes()).build();
+  }
+
+  /**
+   * A reader of {@code segment} of {@code index} on {@code table} (named in errors); keys are read as
+   * {@code keyType}, the indexed column's current type. Nothing is read until it is needed.
+   */
+  public static IndexSegmentReader open(String table, TableIndex index, IndexSegment segment, Type keyType,
+      InputFile file) {
+    return new IndexSegmentReader(table, index, segment, keyType, file);
+  }
+
+  public IndexSegment segment() {
+    return segment;
+  }
+
+  public TableIndex index() {
+    return index;
+  }
+
+  /** The data files this segment covers. */
+  public CoveredFiles coveredFiles() {
+    if (files == null) {
+      byte[] bytes = read(() -> puffin.readBlob(blobs().filesBlob));
+      files = guard(() -> CoveredFiles.fromBytes(bytes));
+      if (files.size() != segment.coveredFileCount()) {
+        throw corrupt(IndexBlobTypes.FILES, segment.coveredFileCount() + " files (as the index list says)",
+            String.valueOf(files.size()));
+      }
+    }
+    return files;
+  }
+
+  /**
+   * The covered files that may hold a row matching {@code boundFilter}, an expression bound to the
+   * table schema. Predicates on other columns, and any the index cannot answer, match every covered file.
+   */
+  public MatchingFiles lookup(Expression boundFilter) {
+    Expression filter = Expressions.rewriteNot(boundFilter);
+    CoveredFiles covered = coveredFiles();
+    RoaringBitmap ordinals = new IndexLookup(this, index.sourceFieldId()).evaluate(filter);
+    return new MatchingFiles(covered, ordinals);
+  }
+
+  IndexDirectory directory() {
+    if (directory == null) {
+      byte[] bytes = read(() -> puffin.readBlob(blobs().directoryBlob));
+      directory = guard(() -> IndexDirectory.fromBytes(bytes, keyType));
+      if (directory.type() != index.type()) {
+        throw corrupt(IndexBlobTypes.DIRECTORY, "index type " + index.type().typeName(),
+            directory.type().typeName());
+      }
+      if (directory.fileCount() != segment.coveredFileCount()) {
+        throw corrupt(IndexBlobTypes.DIRECTORY, segment.coveredFileCount() + " covered files",
+            String.valueOf(directory.fileCount()));
+      }
+    }
+    return directory;
+  }
+
+  int fileCount() {
+    return directory().fileCount();
+  }
+
+  IndexPage page(int number) {
+    IndexPage page = pages.get(number);
+    if (page == null) {
+      IndexDirectory.PageRef ref = directory().pages().get(number);
+      BlobMetadata blob = blobs().pagesBlob;
+      if (ref.offset() + ref.storedLength() > blob.length()) {
+        throw corrupt("page " + number, "a page within the " + blob.length() + " bytes of the pages blob",
+            "offset " + ref.offset() + ", length " + ref.storedLength());
+      }
+      byte[] stored = read(() -> puffin.readRange(blob.offset() + ref.offset(), ref.storedLength()));
+      byte[] body = guard(() -> decompress(stored, ref, number));
+      page = guard(() -> IndexPage.decode(index.type(), keyType, body, fileCount(), "page " + number));
+      if (page.size() != ref.entries() || IndexKeys.ORDER.compare(page.key(0), ref.firstKey()) != 0
+          || IndexKeys.ORDER.compare(page.key(page.size() - 1), ref.lastKey()) != 0) {
+        throw corrupt("page " + number, ref.entries() + " keys from " + ref.firstKey() + " to " + ref.lastKey()
+            + " (as the directory says)", page.size() + " keys from " + page.key(0) + " to "
+            + page.key(page.size() - 1));
+      }
+      pages.put(number, page);
+    }
+    return page;
+  }
+
+  /** Calls {@code action} with every key and its files, in key order (reads every page: for merges). */
+  void forEachEntry(BiConsumer<Object, RoaringBitmap> action) {
+    for (int p = 0; p < directory().pages().size(); p++) {
+      IndexPage page = page(p);
+      for (int i = 0; i < page.size(); i++) {
+        action.accept(page.key(i), page.files(i));
+      }
+    }
+  }
+
+  private byte[] decompress(byte[] stored, IndexDirectory.PageRef ref, int number) {
+    byte[] body;
+    try {
+      body = com.github.luben.zstd.Zstd.decompress(stored, ref.length());
+    } catch (RuntimeException e) {
+      throw new BlobBytes.Malformed("page " + number, "a zstd frame of " + ref.length() + " bytes", e.getMessage());
+    }
+    if (body.length != ref.length()) {
+      throw new BlobBytes.Malformed("page " + number, ref.length() + " bytes", body.length + " bytes");
+    }
+    return body;
+  }
+
+  private IndexSegmentReader blobs() {
+    if (directoryBlob == null) {
+      for (BlobMetadata blob : read(() -> puffin.fileMetadata().blobs())) {
+        switch (blob.type()) {
+          case IndexBlobTypes.FILES -> filesBlob = only(filesBlob, blob);
+          case IndexBlobTypes.DIRECTORY -> directoryBlob = only(directoryBlob, blob);
+          case IndexBlobTypes.PAGES -> pagesBlob = only(pagesBlob, blob);
+          default -> throw corrupt("blob at offset " + blob.offset(), "blob types " + IndexBlobTypes.FILES + ", "
+              + IndexBlobTypes.DIRECTORY + " and " + IndexBlobTypes.PAGES, blob.type()
+              + " (written by a newer Floe?)");
+        }
+      }
+      if (filesBlob == null || directoryBlob == null || pagesBlob == null) {
+        directoryBlob = null;
+        throw corrupt("footer", "one blob each of " + IndexBlobTypes.FILES + ", " + IndexBlobTypes.DIRECTORY
+            + " and " + IndexBlobTypes.PAGES, "a footer without them all");
+      }
+      if (pagesBlob.compressionCodec() != null) {
+        throw corrupt(IndexBlobTypes.PAGES, "an uncompressed blob (pages are compressed one by one)",
+            pagesBlob.compressionCodec());
+      }
+    }
+    return this;
+  }
+
+  private BlobMetadata only(BlobMetadata seen, BlobMetadata blob) {
+    if (seen != null) {
+      throw corrupt("blob at offset " + blob.offset(), "one " + blob.type() + " blob", "two");
+    }
+    return blob;
+  }
+
+  /** Reads through Puffin, turning missing files and Puffin layout errors into index errors. */
+  private <T> T read(Supplier<T> action) {
+    try {
+      return action.get();
+    } catch (IndexException e) {
+      throw e;
+    } catch (FloeFormatException | UncheckedIOException e) {
+      throw IndexErrors.unreadableSegment(table, index.name(), segment.path(), e.getMessage(), e);
+    }
+  }
+
+  /** Parses a blob, turning layout errors into index errors. */
+  private <T> T guard(Supplier<T> action) {
+    try {
+      return action.get();
+    } catch (BlobBytes.Malformed e) {
+      throw IndexErrors.corruptSegment(table, index.name(), segment.path(), e.where, e.expected, e.found);
+    }
+  }
+
+  private IndexException corrupt(String where, String expected, String found) {
+    return IndexErrors.corruptSegment(table, index.name(), segment.path(), where, expected, found);
+  }
+}
