@@ -34,6 +34,7 @@ public final class IndexErrors {
   public static IndexException unsupportedType(String table, String index, String column, Type type) {
     return new IndexException(table, index, null, "Cannot index column " + column + " of table " + table
         + " with index " + index + ": type " + type + " is not supported (supported: "
-        + IndexKeys.SUPPORTED + ")", null);
+        + IndexKeys.SUPPORTED_NAMES + "). Index another column, or "
+        + "filter on this one without an index", null);
   }
 }

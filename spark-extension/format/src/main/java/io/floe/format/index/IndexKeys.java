@@ -19,6 +19,9 @@ final class IndexKeys {
   static final Set<Type.TypeID> SUPPORTED = EnumSet.of(Type.TypeID.BOOLEAN, Type.TypeID.INTEGER, Type.TypeID.LONG,
       Type.TypeID.DATE, Type.TypeID.TIMESTAMP, Type.TypeID.STRING, Type.TypeID.DECIMAL, Type.TypeID.BINARY);
 
+  /** The supported types as SQL names them, for error messages. */
+  static final String SUPPORTED_NAMES = "int, bigint, string, date, timestamp, timestamp_ntz, decimal, binary, boolean";
+
   static final Comparator<Object> ORDER = Comparators::compare;
 
   static boolean isSupported(Type type) {

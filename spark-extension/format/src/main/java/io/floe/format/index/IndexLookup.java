@@ -140,6 +140,9 @@ final class IndexLookup {
   }
 
   private RoaringBitmap lookupPrefix(String prefix) {
+    if (prefix.isEmpty()) {
+      return reader.directory().valueFiles().clone(); // every string starts with ""
+    }
     RoaringBitmap files = new RoaringBitmap();
     List<IndexDirectory.PageRef> pages = reader.directory().pages();
     KeyRange from = new KeyRange(prefix, true, null, false);

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.List;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -49,21 +48,11 @@ final class IndexPage {
     return Arrays.binarySearch(keys, value, IndexKeys.ORDER);
   }
 
-  /** Encodes entries [from, to) of sorted {@code keys} (already serialized) with their files. */
-  static byte[] encode(IndexType type, List<byte[]> keys, List<RoaringBitmap> files, int from, int to) {
-    BlobBytes.Out out = new BlobBytes.Out().int32(to - from);
-    for (int i = from; i < to; i++) {
-      out.lengthPrefixed(keys.get(i));
-      appendFiles(type, files.get(i), out);
-    }
-    return out.toByteArray();
-  }
-
-  /** The bytes entry files take in a page of {@code type} (for sizing pages while writing). */
+  /** Appends the files of one entry as a page of {@code type} stores them (after the entry's key). */
   static void appendFiles(IndexType type, RoaringBitmap ordinals, BlobBytes.Out out) {
     if (type == IndexType.INVERTED) {
       ordinals.runOptimize();
-      out.lengthPrefixed(serialize(ordinals));
+      out.lengthPrefixed(serializeBitmap(ordinals));
     } else {
       out.varint(ordinals.getCardinality());
       int previous = 0;
@@ -74,7 +63,7 @@ final class IndexPage {
     }
   }
 
-  private static byte[] serialize(RoaringBitmap bitmap) {
+  static byte[] serializeBitmap(RoaringBitmap bitmap) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(bitmap.serializedSizeInBytes());
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       bitmap.serialize(out);
@@ -82,10 +71,6 @@ final class IndexPage {
       throw new UncheckedIOException(e);
     }
     return bytes.toByteArray();
-  }
-
-  static byte[] serializeBitmap(RoaringBitmap bitmap) {
-    return serialize(bitmap);
   }
 
   static RoaringBitmap deserializeBitmap(byte[] bytes, BlobBytes.In in, String field) {

@@ -1,16 +1,18 @@
 package io.floe.format.index;
 
+import io.floe.format.expr.And;
 import io.floe.format.expr.Binder;
 import io.floe.format.expr.BoundPredicate;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
+import io.floe.format.expr.Or;
+import io.floe.format.io.FileIO;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Prunes a scan's file tasks with a table's indexes, after partition and bounds pruning. A task is
@@ -26,6 +28,12 @@ public final class IndexPlanner {
   @FunctionalInterface
   public interface SegmentOpener {
     IndexSegmentReader open(TableIndex index, IndexSegment segment, Type keyType);
+
+    /** Opens a new reader per segment from {@code io}; {@code table} names the table in errors. */
+    static SegmentOpener using(FileIO io, String table) {
+      return (index, segment, keyType) -> IndexSegmentReader.open(table, index, segment, keyType,
+          io.newInputFile(segment.path()));
+    }
   }
 
   /** How one index served a scan: segments read, files covered among the tasks, and files it pruned. */
@@ -72,7 +80,7 @@ public final class IndexPlanner {
     List<IndexException> failures = new ArrayList<>();
     for (TableIndex index : indexes.indexes()) {
       Type keyType = schema.findType(index.sourceFieldId());
-      if (keyType == null || !TableIndex.supports(keyType) || !references(bound, index.sourceFieldId())
+      if (keyType == null || !TableIndex.supports(keyType) || !canPrune(bound, index.sourceFieldId())
           || index.segments().isEmpty()) {
         continue;
       }
@@ -105,21 +113,20 @@ public final class IndexPlanner {
     return new Result(kept, usages, failures);
   }
 
-  private static boolean references(Expression expr, int fieldId) {
-    AtomicBoolean found = new AtomicBoolean(false);
-    visit(expr, fieldId, found);
-    return found.get();
-  }
-
-  private static void visit(Expression expr, int fieldId, AtomicBoolean found) {
-    if (expr instanceof BoundPredicate) {
-      found.compareAndSet(false, ((BoundPredicate) expr).fieldId() == fieldId);
-    } else if (expr instanceof io.floe.format.expr.And and) {
-      visit(and.left(), fieldId, found);
-      visit(and.right(), fieldId, found);
-    } else if (expr instanceof io.floe.format.expr.Or or) {
-      visit(or.left(), fieldId, found);
-      visit(or.right(), fieldId, found);
+  /**
+   * True when {@code expr} can exclude a file through an index on {@code fieldId}: a predicate on
+   * the column can, one on another column cannot, an AND can when either side can, an OR only when
+   * both sides can. Saves reading segments for a filter such as {@code a = 1 OR b = 2}.
+   */
+  static boolean canPrune(Expression expr, int fieldId) {
+    if (expr instanceof BoundPredicate pred) {
+      return pred.fieldId() == fieldId && pred.isStructPath() && pred.op() != Expression.Operation.IS_NAN
+          && pred.op() != Expression.Operation.NOT_NAN;
+    } else if (expr instanceof And and) {
+      return canPrune(and.left(), fieldId) || canPrune(and.right(), fieldId);
+    } else if (expr instanceof Or or) {
+      return canPrune(or.left(), fieldId) && canPrune(or.right(), fieldId);
     }
+    return false;
   }
 }

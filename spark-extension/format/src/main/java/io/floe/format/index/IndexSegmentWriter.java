@@ -170,7 +170,7 @@ public final class IndexSegmentWriter {
       this.keyType = Objects.requireNonNull(keyType, "Key type is null");
       if (!IndexKeys.isSupported(keyType)) {
         throw new IllegalArgumentException("Unsupported index key type: " + keyType + " (supported: "
-            + IndexKeys.SUPPORTED + ")");
+            + IndexKeys.SUPPORTED_NAMES + ")");
       }
     }
 

@@ -58,8 +58,7 @@ public class TestIndexSegments {
 
   private static IndexPlanner planner(TableIndex index) {
     return IndexPlanner.of(IndexFixtures.SCHEMA, IndexList.buildFrom(IndexList.empty()).add(index).build(),
-        (idx, segment, type) -> IndexSegmentReader.open("db.t", idx, segment, type,
-            IndexFixtures.IO.newInputFile(segment.path())));
+        IndexPlanner.SegmentOpener.using(IndexFixtures.IO, "db.t"));
   }
 
   private static List<FileScanTask> tasks(int count) {
@@ -100,12 +99,41 @@ public class TestIndexSegments {
   @Test
   public void planningIgnoresIndexesTheFilterDoesNotUse() {
     TableIndex index = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(segment("a.puffin", 0, 10)).build();
+    IndexList list = IndexList.buildFrom(IndexList.empty()).add(index).build();
+    IndexPlanner noReads = IndexPlanner.of(IndexFixtures.SCHEMA, list, (idx, segment, type) -> {
+      throw new AssertionError("a segment was opened");
+    });
     for (Expression filter : List.of(Expressions.alwaysTrue(), Expressions.equal("i", 3),
         Expressions.or(Expressions.equal("l", 305L), Expressions.equal("i", 3)))) {
-      IndexPlanner.Result result = planner(index).prune(tasks(10), filter);
+      IndexPlanner.Result result = noReads.prune(tasks(10), filter);
       assertEquals(filter.toString(), 10, result.tasks().size());
-      assertEquals(filter.toString(), 0, result.prunedFiles());
+      assertEquals(filter.toString(), List.of(), result.usages());
     }
+    // an AND with another column still uses the index
+    IndexPlanner.Result result = planner(index).prune(tasks(10),
+        Expressions.and(Expressions.equal("l", 305L), Expressions.equal("i", 3)));
+    assertEquals(List.of(path(3)), paths(result.tasks()));
+  }
+
+  @Test
+  public void segmentOfFilesWithoutValuesCoversThem() {
+    IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.INVERTED, 3, Types.StringType.get()).build();
+    writer.add(FileValues.of(path(0), List.of()));
+    writer.add(FileValues.of(path(1), List.of()).withNulls());
+    IndexSegment segment = writer.write(IndexFixtures.IO.newOutputFile(
+        IndexFixtures.location(temp.getRoot(), "empty.puffin")));
+    assertEquals(0, segment.entryCount());
+    TableIndex index = TableIndex.builder("by_s", IndexType.INVERTED, 3).addSegment(segment).build();
+    IndexSegmentReader reader = IndexSegmentReader.open("db.t", index, segment, Types.StringType.get(),
+        IndexFixtures.IO.newInputFile(segment.path()));
+    for (Expression filter : List.of(Expressions.equal("s", "x"), Expressions.startsWith("s", ""),
+        Expressions.notNull("s"), Expressions.greaterThan("s", ""))) {
+      assertEquals(filter.toString(), List.of(),
+          reader.lookup(Binder.bind(IndexFixtures.SCHEMA.asStruct(), filter)).paths());
+    }
+    assertEquals(List.of(path(1)),
+        reader.lookup(Binder.bind(IndexFixtures.SCHEMA.asStruct(), Expressions.isNull("s"))).paths());
+    assertEquals(List.of(path(0), path(1)), reader.coveredFiles().paths());
   }
 
   @Test
