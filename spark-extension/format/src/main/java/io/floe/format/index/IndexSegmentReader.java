@@ -73,7 +73,7 @@ public final class IndexSegmentReader {
   /** The data files this segment covers. */
   public CoveredFiles coveredFiles() {
     if (files == null) {
-      byte[] bytes = read(() -> puffin.readBlob(blobs().filesBlob));
+      byte[] bytes = read(() -> puffin.readBlob(blob(IndexBlobTypes.FILES)));
       files = guard(() -> CoveredFiles.fromBytes(bytes));
       if (files.size() != segment.coveredFileCount()) {
         throw corrupt(IndexBlobTypes.FILES, segment.coveredFileCount() + " files (as the index list says)",
@@ -96,7 +96,7 @@ public final class IndexSegmentReader {
 
   IndexDirectory directory() {
     if (directory == null) {
-      byte[] bytes = read(() -> puffin.readBlob(blobs().directoryBlob));
+      byte[] bytes = read(() -> puffin.readBlob(blob(IndexBlobTypes.DIRECTORY)));
       directory = guard(() -> IndexDirectory.fromBytes(bytes, keyType));
       if (directory.type() != index.type()) {
         throw corrupt(IndexBlobTypes.DIRECTORY, "index type " + index.type().typeName(),
@@ -118,7 +118,7 @@ public final class IndexSegmentReader {
     IndexPage page = pages.get(number);
     if (page == null) {
       IndexDirectory.PageRef ref = directory().pages().get(number);
-      BlobMetadata blob = blobs().pagesBlob;
+      BlobMetadata blob = blob(IndexBlobTypes.PAGES);
       if (ref.offset() + ref.storedLength() > blob.length()) {
         throw corrupt("page " + number, "a page within the " + blob.length() + " bytes of the pages blob",
             "offset " + ref.offset() + ", length " + ref.storedLength());
@@ -160,29 +160,39 @@ public final class IndexSegmentReader {
     return body;
   }
 
-  private IndexSegmentReader blobs() {
+  /** The footer entry of the blob of {@code type}, after checking the footer lists exactly the three blobs. */
+  private BlobMetadata blob(String type) {
     if (directoryBlob == null) {
+      BlobMetadata files = null;
+      BlobMetadata dir = null;
+      BlobMetadata pageBlob = null;
       for (BlobMetadata blob : read(() -> puffin.fileMetadata().blobs())) {
         switch (blob.type()) {
-          case IndexBlobTypes.FILES -> filesBlob = only(filesBlob, blob);
-          case IndexBlobTypes.DIRECTORY -> directoryBlob = only(directoryBlob, blob);
-          case IndexBlobTypes.PAGES -> pagesBlob = only(pagesBlob, blob);
+          case IndexBlobTypes.FILES -> files = only(files, blob);
+          case IndexBlobTypes.DIRECTORY -> dir = only(dir, blob);
+          case IndexBlobTypes.PAGES -> pageBlob = only(pageBlob, blob);
           default -> throw corrupt("blob at offset " + blob.offset(), "blob types " + IndexBlobTypes.FILES + ", "
               + IndexBlobTypes.DIRECTORY + " and " + IndexBlobTypes.PAGES, blob.type()
               + " (written by a newer Floe?)");
         }
       }
-      if (filesBlob == null || directoryBlob == null || pagesBlob == null) {
-        directoryBlob = null;
+      if (files == null || dir == null || pageBlob == null) {
         throw corrupt("footer", "one blob each of " + IndexBlobTypes.FILES + ", " + IndexBlobTypes.DIRECTORY
             + " and " + IndexBlobTypes.PAGES, "a footer without them all");
       }
-      if (pagesBlob.compressionCodec() != null) {
+      if (pageBlob.compressionCodec() != null) {
         throw corrupt(IndexBlobTypes.PAGES, "an uncompressed blob (pages are compressed one by one)",
-            pagesBlob.compressionCodec());
+            pageBlob.compressionCodec());
       }
+      filesBlob = files;
+      pagesBlob = pageBlob;
+      directoryBlob = dir;
     }
-    return this;
+    return switch (type) {
+      case IndexBlobTypes.FILES -> filesBlob;
+      case IndexBlobTypes.DIRECTORY -> directoryBlob;
+      default -> pagesBlob;
+    };
   }
 
   private BlobMetadata only(BlobMetadata seen, BlobMetadata blob) {

@@ -78,9 +78,11 @@ public class TestIndexLookups {
     IndexSegmentReader reader = IndexSegmentReader.open("db.t", index, segment, type,
         IndexFixtures.IO.newInputFile(where));
     assertTrue("several pages", reader.directory().pages().size() > 1 || type.typeId() == Type.TypeID.BOOLEAN);
+    int selective = 0;
     for (int n = 0; n < 150; n++) {
       Case c = randomCase(column, type, domain, rnd, 2);
       Set<String> truth = bruteForce(files, c.expr());
+      selective += !truth.isEmpty() && truth.size() < FILES ? 1 : 0;
       Set<String> answer = new TreeSet<>(reader.lookup(Binder.bind(IndexFixtures.SCHEMA.asStruct(), c.expr())).paths());
       String what = indexType + " index on " + column + ", filter " + c.expr();
       assertTrue(what + ": answer " + answer + " misses a file of " + truth, answer.containsAll(truth));
@@ -88,6 +90,8 @@ public class TestIndexLookups {
         assertEquals(what, truth, answer);
       }
     }
+    assertTrue(indexType + " on " + column + ": only " + selective + " filters select some files but not all",
+        selective >= 30);
     // predicates on another column say nothing: AND keeps the column's answer, OR gives every file
     Expression mine = Expressions.isNull(column);
     Expression other = Expressions.equal(fieldId == 2 ? "i" : "l", 5);
