@@ -1,5 +1,6 @@
 package io.floe.format.index;
 
+import com.github.luben.zstd.Zstd;
 import io.floe.format.types.Type;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -22,6 +23,8 @@ import org.roaringbitmap.RoaringBitmap;
  * </pre>
  */
 final class IndexPage {
+  private static final int ZSTD_LEVEL = 3;
+
   private final Object[] keys;
   private final RoaringBitmap[] files;
 
@@ -48,8 +51,37 @@ final class IndexPage {
     return Arrays.binarySearch(keys, value, IndexKeys.ORDER);
   }
 
-  /** Appends the files of one entry as a page of {@code type} stores them (after the entry's key). */
-  static void appendFiles(IndexType type, RoaringBitmap ordinals, BlobBytes.Out out) {
+  /** Appends one entry, its serialized key then its files, as a page of {@code type} stores it. */
+  static void appendEntry(IndexType type, byte[] key, RoaringBitmap ordinals, BlobBytes.Out out) {
+    out.lengthPrefixed(key);
+    appendFiles(type, ordinals, out);
+  }
+
+  /** The page body of {@code count} entries appended to {@code entries}. */
+  static byte[] body(int count, BlobBytes.Out entries) {
+    return new BlobBytes.Out().int32(count).bytes(entries.toByteArray()).toByteArray();
+  }
+
+  /** A page body as stored: one zstd frame. */
+  static byte[] compress(byte[] body) {
+    return Zstd.compress(body, ZSTD_LEVEL);
+  }
+
+  /** The body of a stored page whose directory entry says it is {@code length} bytes. */
+  static byte[] decompress(byte[] stored, int length, String what) {
+    byte[] body;
+    try {
+      body = Zstd.decompress(stored, length);
+    } catch (RuntimeException e) {
+      throw new BlobBytes.Malformed(what, "a zstd frame of " + length + " bytes", String.valueOf(e.getMessage()));
+    }
+    if (body.length != length) {
+      throw new BlobBytes.Malformed(what, length + " bytes", body.length + " bytes");
+    }
+    return body;
+  }
+
+  private static void appendFiles(IndexType type, RoaringBitmap ordinals, BlobBytes.Out out) {
     if (type == IndexType.INVERTED) {
       ordinals.runOptimize();
       out.lengthPrefixed(serializeBitmap(ordinals));

@@ -124,7 +124,7 @@ public final class IndexSegmentReader {
             "offset " + ref.offset() + ", length " + ref.storedLength());
       }
       byte[] stored = read(() -> puffin.readRange(blob.offset() + ref.offset(), ref.storedLength()));
-      byte[] body = guard(() -> decompress(stored, ref, number));
+      byte[] body = guard(() -> IndexPage.decompress(stored, ref.length(), "page " + number));
       page = guard(() -> IndexPage.decode(index.type(), keyType, body, fileCount(), "page " + number));
       if (page.size() != ref.entries() || IndexKeys.ORDER.compare(page.key(0), ref.firstKey()) != 0
           || IndexKeys.ORDER.compare(page.key(page.size() - 1), ref.lastKey()) != 0) {
@@ -145,19 +145,6 @@ public final class IndexSegmentReader {
         action.accept(page.key(i), page.files(i));
       }
     }
-  }
-
-  private byte[] decompress(byte[] stored, IndexDirectory.PageRef ref, int number) {
-    byte[] body;
-    try {
-      body = com.github.luben.zstd.Zstd.decompress(stored, ref.length());
-    } catch (RuntimeException e) {
-      throw new BlobBytes.Malformed("page " + number, "a zstd frame of " + ref.length() + " bytes", e.getMessage());
-    }
-    if (body.length != ref.length()) {
-      throw new BlobBytes.Malformed("page " + number, ref.length() + " bytes", body.length + " bytes");
-    }
-    return body;
   }
 
   /** The footer entry of the blob of {@code type}, after checking the footer lists exactly the three blobs. */

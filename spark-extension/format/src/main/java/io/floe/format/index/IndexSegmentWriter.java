@@ -1,6 +1,5 @@
 package io.floe.format.index;
 
-import com.github.luben.zstd.Zstd;
 import io.floe.format.FloeVersion;
 import io.floe.format.io.OutputFile;
 import io.floe.format.puffin.Blob;
@@ -28,7 +27,6 @@ import org.roaringbitmap.RoaringBitmap;
 public final class IndexSegmentWriter {
   /** Default uncompressed page size: a lookup reads about this much per page it needs. */
   public static final int DEFAULT_PAGE_SIZE_BYTES = 64 * 1024;
-  private static final int ZSTD_LEVEL = 3;
 
   private final IndexType type;
   private final int fieldId;
@@ -101,15 +99,14 @@ public final class IndexSegmentWriter {
         files.add(entryFiles[order[i]]);
       }
       valueFiles.or(files);
-      page.lengthPrefixed(IndexKeys.toBytes(keyType, key));
-      IndexPage.appendFiles(type, files, page);
+      IndexPage.appendEntry(type, IndexKeys.toBytes(keyType, key), files, page);
       firstKey = pageEntries == 0 ? key : firstKey;
       lastKey = key;
       pageEntries++;
       entryCount++;
       if (page.size() >= pageSizeBytes || i == order.length) {
-        byte[] body = new BlobBytes.Out().int32(pageEntries).bytes(page.toByteArray()).toByteArray();
-        byte[] stored = Zstd.compress(body, ZSTD_LEVEL);
+        byte[] body = IndexPage.body(pageEntries, page);
+        byte[] stored = IndexPage.compress(body);
         pages.add(new IndexDirectory.PageRef(pagesBlob.size(), stored.length, body.length, pageEntries, firstKey,
             lastKey));
         pagesBlob.bytes(stored);

@@ -45,12 +45,13 @@ public class TestIndexBlobs {
     List<RoaringBitmap> files = List.of(RoaringBitmap.bitmapOf(0, 7), RoaringBitmap.bitmapOf(3),
         RoaringBitmap.bitmapOfRange(0, 9));
     for (IndexType indexType : IndexType.values()) {
-      BlobBytes.Out out = new BlobBytes.Out().int32(keys.size());
+      BlobBytes.Out entries = new BlobBytes.Out();
       for (int i = 0; i < keys.size(); i++) {
-        out.lengthPrefixed(IndexKeys.toBytes(type, keys.get(i)));
-        IndexPage.appendFiles(indexType, files.get(i), out);
+        IndexPage.appendEntry(indexType, IndexKeys.toBytes(type, keys.get(i)), files.get(i), entries);
       }
-      IndexPage page = IndexPage.decode(indexType, type, out.toByteArray(), 9, "page 0");
+      byte[] stored = IndexPage.compress(IndexPage.body(keys.size(), entries));
+      byte[] body = IndexPage.decompress(stored, IndexPage.body(keys.size(), entries).length, "page 0");
+      IndexPage page = IndexPage.decode(indexType, type, body, 9, "page 0");
       assertEquals(3, page.size());
       for (int i = 0; i < keys.size(); i++) {
         assertEquals(keys.get(i), page.key(i));
@@ -59,7 +60,7 @@ public class TestIndexBlobs {
       assertEquals(1, page.find(new BigDecimal("0.001")));
       // an ordinal beyond the covered files is refused
       BlobBytes.Malformed e = assertThrows(BlobBytes.Malformed.class,
-          () -> IndexPage.decode(indexType, type, out.toByteArray(), 8, "page 0"));
+          () -> IndexPage.decode(indexType, type, body, 8, "page 0"));
       assertTrue(e.getMessage(), e.getMessage().contains("ordinals below 8"));
     }
   }
@@ -67,13 +68,12 @@ public class TestIndexBlobs {
   @Test
   public void pageKeysMustAscend() {
     Type type = Types.StringType.get();
-    BlobBytes.Out out = new BlobBytes.Out().int32(2);
+    BlobBytes.Out entries = new BlobBytes.Out();
     for (String key : List.of("b", "a")) {
-      out.lengthPrefixed(IndexKeys.toBytes(type, key));
-      IndexPage.appendFiles(IndexType.BTREE, RoaringBitmap.bitmapOf(0), out);
+      IndexPage.appendEntry(IndexType.BTREE, IndexKeys.toBytes(type, key), RoaringBitmap.bitmapOf(0), entries);
     }
     BlobBytes.Malformed e = assertThrows(BlobBytes.Malformed.class,
-        () -> IndexPage.decode(IndexType.BTREE, type, out.toByteArray(), 1, "page 3"));
+        () -> IndexPage.decode(IndexType.BTREE, type, IndexPage.body(2, entries), 1, "page 3"));
     assertTrue(e.getMessage(), e.getMessage().contains("page 3") && e.getMessage().contains("a key above b"));
   }
 
