@@ -1,5 +1,8 @@
 package io.floe.spark;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.OptionErrors;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.catalog.TableIdentifier;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException;
@@ -76,8 +80,9 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     this.catalogOptions = new HashMap<>(options.asCaseSensitiveMap());
     String warehouse = options.get(WAREHOUSE);
     if (warehouse == null || warehouse.isBlank()) {
-      throw new IllegalArgumentException("Missing warehouse for Floe catalog " + catalogName
-          + ": set spark.sql.catalog." + catalogName + ".warehouse to a local path or a file system URI");
+      throw SparkExceptions.thrown(OptionErrors.invalidOption("spark.sql.catalog." + catalogName + ".warehouse", null,
+          "Missing warehouse for Floe catalog " + catalogName + ": set spark.sql.catalog." + catalogName
+              + ".warehouse to a local path or a file system URI"));
     }
     this.hadoopConf = SparkSession.active().sessionState().newHadoopConf();
     String location = qualify(warehouse);
@@ -93,13 +98,13 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
         return new HadoopFileIO(hadoopConf);
       case "local":
         if (!location.startsWith("file:")) {
-          throw new IllegalArgumentException("Invalid " + IO_IMPL + "=local for catalog " + name
-              + ": warehouse " + location + " is not a local path");
+          throw SparkExceptions.thrown(OptionErrors.invalidOption(IO_IMPL, impl, "Invalid " + IO_IMPL
+              + "=local for catalog " + name + ": warehouse " + location + " is not a local path"));
         }
         return new io.floe.format.io.LocalFileIO();
       default:
-        throw new IllegalArgumentException("Invalid " + IO_IMPL + " '" + impl + "' for catalog " + name
-            + ": use auto, local or hadoop");
+        throw SparkExceptions.thrown(OptionErrors.invalidOption(IO_IMPL, impl, "Invalid " + IO_IMPL + " '" + impl
+            + "' for catalog " + name + ": use auto, local or hadoop"));
     }
   }
 
@@ -134,15 +139,12 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     try {
       return TableIdentifier.of(Arrays.asList(ident.namespace()), ident.name());
     } catch (CatalogException e) {
-      throw SparkExceptions.thrown(e.getMessage());
+      throw SparkExceptions.thrown(e);
     }
   }
 
   private static RuntimeException asSparkError(CatalogException e) {
-    if (e.kind() == CatalogException.Kind.NAME_CONFLICT || e.kind() == CatalogException.Kind.INVALID_IDENTIFIER) {
-      return SparkExceptions.thrown(e.getMessage());
-    }
-    return new IllegalArgumentException(e.getMessage(), e);
+    return SparkExceptions.thrown(e);
   }
 
   /** Before anything of a new table is written: the namespace exists, the name and folder are free. */
@@ -216,7 +218,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     FileSystemTableOperations ops;
     try {
       ops = loadOps(base);
-    } catch (NoSuchTableException | IllegalArgumentException e) {
+    } catch (AnalysisException | IllegalArgumentException e) {
       throw notFound;
     }
     return MetadataTables.load(name + "." + ops.tableName(), ops, ident.name(), version, timestampMillis);
@@ -252,6 +254,8 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
         throw SparkExceptions.noSuchTable(ident);
       }
       throw asSparkError(e);
+    } catch (FloeException e) {
+      throw SparkExceptions.thrown(e); // e.g. a metadata file that is missing or corrupt, naming the file
     }
   }
 
@@ -275,9 +279,11 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       String action) {
     try {
       return checkedMetadata(ident, columns, partitions, props, action);
-    } catch (IllegalArgumentException e) {
+    } catch (FloeException e) {
       // a user's statement asked for something Floe refuses: an AnalysisException, not a Java error
-      throw SparkExceptions.thrown(e.getMessage());
+      throw SparkExceptions.thrown(e);
+    } catch (IllegalArgumentException e) {
+      throw SparkExceptions.thrown("", e, ErrorClass.FLOE_UNSUPPORTED);
     }
   }
 
@@ -286,14 +292,19 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     String table = name + "." + ident;
     Schema schema;
     PartitionSpec spec;
+    String prefix = "Cannot " + action + " table " + table + ": ";
+    checkProvider(prefix, props.get(TableCatalog.PROP_PROVIDER));
     try {
-      checkProvider(props.get(TableCatalog.PROP_PROVIDER));
       StructType sparkSchema = org.apache.spark.sql.connector.catalog.CatalogV2Util.v2ColumnsToStructType(columns);
       SparkSchemas.refuseCharVarchar(sparkSchema);
       schema = SparkSchemas.convert(sparkSchema);
+    } catch (IllegalArgumentException | FloeException e) {
+      throw FloeException.prefixed(prefix, e, ErrorClass.FLOE_TYPE_UNSUPPORTED);
+    }
+    try {
       spec = SparkPartitioning.toSpec(schema, partitions);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot " + action + " table " + table + ": " + e.getMessage(), e);
+    } catch (IllegalArgumentException | FloeException e) {
+      throw FloeException.prefixed(prefix, e, ErrorClass.FLOE_PARTITIONING_INVALID);
     }
     int formatVersion = formatVersion(table, props.getOrDefault("format-version", "2"));
     Map<String, String> properties = tableProperties(props);
@@ -307,17 +318,13 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
 
   /**
    * A new table's location must be its own ({@link TableLocations}); a replaced table may keep its
-   * location. Throws IllegalArgumentException naming the location and what is there.
+   * location. Throws a CatalogException naming the location and what is there.
    */
   private void checkLocation(Identifier ident, String tableLocation, String table, boolean replacing) {
     TableIdentifier id = toIdentifier(ident);
     TableMetadata replaced = replacing ? catalog.newTableOps(id).refresh() : null;
-    try {
-      TableLocations.checkNewTable(catalog.io(), catalog.warehouse(), catalog.tableLocation(id), tableLocation, table,
-          replaced == null ? null : replaced.location());
-    } catch (CatalogException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
+    TableLocations.checkNewTable(catalog.io(), catalog.warehouse(), catalog.tableLocation(id), tableLocation, table,
+        replaced == null ? null : replaced.location());
   }
 
   private static int formatVersion(String table, String value) {
@@ -325,16 +332,17 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     try {
       formatVersion = Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + table
-          + ": use 2 or 3");
+      throw OptionErrors.invalidProperty(table, "format-version", "Invalid format-version '" + value + "' for table "
+          + table + ": use 2 or 3");
     }
     if (formatVersion == 1) {
-      throw new IllegalArgumentException("Cannot create table " + table + " with format-version 1: Floe reads "
-          + "format v1 tables but cannot write them; use format-version 2 (the default) or 3");
+      throw OptionErrors.invalidProperty(table, "format-version", "Cannot create table " + table
+          + " with format-version 1: Floe reads format v1 tables but cannot write them; use format-version 2 (the"
+          + " default) or 3");
     }
     if (formatVersion < 1 || formatVersion > 3) {
-      throw new IllegalArgumentException("Unsupported format-version " + formatVersion + " for table " + table
-          + ": Floe writes format versions 2 and 3");
+      throw OptionErrors.invalidProperty(table, "format-version", "Unsupported format-version " + formatVersion
+          + " for table " + table + ": Floe writes format versions 2 and 3");
     }
     return formatVersion;
   }
@@ -343,9 +351,9 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
    * {@code floe}, {@code iceberg}, and {@code parquet} (Floe tables store Parquet files; Spark also
    * passes its default source, parquet, for {@code saveAsTable} without a format), as Iceberg does.
    */
-  private static void checkProvider(String provider) {
+  private static void checkProvider(String prefix, String provider) {
     if (provider != null && !List.of("floe", "iceberg", "parquet").contains(provider.toLowerCase(Locale.ROOT))) {
-      throw new IllegalArgumentException("Unsupported table provider '" + provider
+      throw OptionErrors.unsupported(prefix + "Unsupported table provider '" + provider
           + "' in a Floe catalog: Floe tables store Parquet files; use USING floe (or omit USING), or "
           + "DataFrameWriter.format(\"floe\")");
     }
@@ -450,8 +458,8 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
         case TABLE_EXISTS:
           throw SparkExceptions.tableExists(to);
         case NO_SUCH_NAMESPACE:
-          throw new IllegalArgumentException("Cannot rename table " + name + "." + from + " to " + to + ": "
-              + e.getMessage(), e);
+          throw SparkExceptions.thrown("Cannot rename table " + name + "." + from + " to " + to + ": ", e,
+              ErrorClass.FLOE_NAMESPACE_NOT_FOUND);
         default:
           throw asSparkError(e);
       }
@@ -553,8 +561,8 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       throws NamespaceAlreadyExistsException {
     Map<String, String> props = new HashMap<>(metadata);
     if (props.containsKey(SupportsNamespaces.PROP_LOCATION)) {
-      throw new IllegalArgumentException("Cannot create namespace " + String.join(".", namespace)
-          + " with a LOCATION: Floe namespaces are folders of the warehouse");
+      throw SparkExceptions.thrown(OptionErrors.unsupported("Cannot create namespace " + String.join(".", namespace)
+          + " with a LOCATION: Floe namespaces are folders of the warehouse; omit LOCATION"));
     }
     props.remove(SupportsNamespaces.PROP_OWNER);
     try {
@@ -575,7 +583,8 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       if (change instanceof NamespaceChange.SetProperty) {
         NamespaceChange.SetProperty set = (NamespaceChange.SetProperty) change;
         if (set.property().equals(SupportsNamespaces.PROP_LOCATION)) {
-          throw new IllegalArgumentException("Cannot change the location of namespace " + String.join(".", namespace));
+          throw SparkExceptions.thrown(OptionErrors.unsupported("Cannot change the location of namespace "
+              + String.join(".", namespace) + ": Floe namespaces are folders of the warehouse"));
         }
         updates.put(set.property(), set.value());
       } else if (change instanceof NamespaceChange.RemoveProperty) {

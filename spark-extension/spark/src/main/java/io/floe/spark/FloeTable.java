@@ -1,5 +1,9 @@
 package io.floe.spark;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.OptionErrors;
+import io.floe.format.SnapshotErrors;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotListing;
@@ -21,6 +25,7 @@ import io.floe.format.types.Schema;
 import io.floe.spark.source.FloeScanBuilder;
 import io.floe.spark.source.MetadataColumns;
 import io.floe.spark.source.SparkFilters;
+import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.util.SparkPartitioning;
 import io.floe.spark.util.SparkSchemas;
 import io.floe.spark.write.FloeRowLevelOperationBuilder;
@@ -163,7 +168,8 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     if (pinned != null) {
-      throw new IllegalArgumentException("Cannot write to table " + name() + " at a past snapshot (time travel)");
+      throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot write to table " + name()
+          + " at a past snapshot (time travel): write to the table without VERSION AS OF / TIMESTAMP AS OF");
     }
     return new FloeWriteBuilder(view, info);
   }
@@ -188,8 +194,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
       }
     }
     if (snap == null) {
-      throw new IllegalArgumentException("Cannot time travel table " + name() + " to version " + version
-          + ": no snapshot, branch or tag has that id or name; " + SnapshotListing.describe(metadata));
+      throw SparkExceptions.thrown(SnapshotErrors.versionNotFound(name(), version, SnapshotListing.describe(metadata)));
     }
     return new FloeTable(catalog, ops, snap);
   }
@@ -203,8 +208,12 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   FloeTable asOfTimestamp(long timestampMillis) {
     String action = "Cannot time travel table " + name() + " to "
         + java.time.Instant.ofEpochMilli(timestampMillis);
-    return new FloeTable(catalog, ops, PastSnapshots.snapshotAt(metadata, timestampMillis,
-        file -> TableMetadataParser.read(ops.io(), file), action));
+    try {
+      return new FloeTable(catalog, ops, PastSnapshots.snapshotAt(metadata, timestampMillis,
+          file -> TableMetadataParser.read(ops.io(), file), action));
+    } catch (FloeException e) {
+      throw SparkExceptions.thrown(e);
+    }
   }
 
 
@@ -230,12 +239,14 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
       return this;
     }
     if (set.size() > 1) {
-      throw new IllegalArgumentException("Cannot read table " + name() + ": read options " + String.join(" and ", set)
-          + " both select a snapshot; set only one of " + String.join(", ", TIME_TRAVEL_OPTIONS));
+      throw SparkExceptions.thrown(OptionErrors.invalidOption(set.get(1), options.get(set.get(1)), "Cannot read table "
+          + name() + ": read options " + String.join(" and ", set) + " both select a snapshot; set only one of "
+          + String.join(", ", TIME_TRAVEL_OPTIONS)));
     }
     if (pinned != null) {
-      throw new IllegalArgumentException("Cannot read table " + name() + " with read option " + set.get(0)
-          + ": the query already selects snapshot " + pinned.snapshotId() + " (VERSION AS OF / TIMESTAMP AS OF)");
+      throw SparkExceptions.thrown(OptionErrors.invalidOption(set.get(0), options.get(set.get(0)), "Cannot read table "
+          + name() + " with read option " + set.get(0) + ": the query already selects snapshot " + pinned.snapshotId()
+          + " (VERSION AS OF / TIMESTAMP AS OF)"));
     }
     String option = set.get(0);
     String value = options.get(option).trim();
@@ -243,23 +254,24 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
       case "snapshot-id": {
         Snapshot snap = value.matches("-?\\d+") ? metadata.snapshot(Long.parseLong(value)) : null;
         if (snap == null) {
-          throw new IllegalArgumentException("Cannot read table " + name() + " at snapshot-id " + value
-              + ": no snapshot has that id; " + SnapshotListing.describe(metadata));
+          throw SparkExceptions.thrown(SnapshotErrors.snapshotNotFound(name(), value, "Cannot read table " + name()
+              + " at snapshot-id " + value + ": no snapshot has that id; " + SnapshotListing.describe(metadata)));
         }
         return new FloeTable(catalog, ops, snap);
       }
       case "as-of-timestamp":
         if (!value.matches("-?\\d+")) {
-          throw new IllegalArgumentException("Cannot read table " + name() + ": read option as-of-timestamp must be "
-              + "milliseconds since the epoch, not '" + value + "'");
+          throw SparkExceptions.thrown(OptionErrors.invalidOption(option, value, "Cannot read table " + name()
+              + ": read option as-of-timestamp must be milliseconds since the epoch, not '" + value + "'"));
         }
         return asOfTimestamp(Long.parseLong(value));
       default: {
         boolean branch = option.equals("branch");
         SnapshotRef ref = metadata.refs().get(value);
         if (ref == null || ref.isBranch() != branch || metadata.snapshot(ref.snapshotId()) == null) {
-          throw new IllegalArgumentException("Cannot read table " + name() + " at " + option + " " + value + ": no "
-              + option + " has that name; " + SnapshotListing.describe(metadata));
+          throw SparkExceptions.thrown(SnapshotErrors.snapshotNotFound(name(), value, "Cannot read table " + name()
+              + " at " + option + " " + value + ": no " + option + " has that name; "
+              + SnapshotListing.describe(metadata)));
         }
         return new FloeTable(catalog, ops, metadata.snapshot(ref.snapshotId()));
       }
@@ -378,7 +390,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   public void deleteWhere(Predicate[] predicates) {
     String reason = wholeFileDeleteProblem(predicates);
     if (reason != null) {
-      throw new IllegalArgumentException("Cannot DELETE FROM " + name() + " WHERE "
+      throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot DELETE FROM " + name() + " WHERE "
           + Arrays.stream(predicates).map(Predicate::describe).collect(Collectors.joining(" AND "))
           + " by dropping whole data files: " + reason);
     }

@@ -1,5 +1,9 @@
 package io.floe.spark;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.OptionErrors;
+import io.floe.format.SchemaErrors;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.SchemaUpdate;
 import io.floe.format.metadata.TableMetadata;
@@ -50,15 +54,17 @@ final class TableAlterations {
         if (set.property().equals("format-version")) {
           newFormatVersion = parseFormatVersion(ops, base, set.value());
         } else if (set.property().equals("location") || set.property().equals("provider")) {
-          throw new IllegalArgumentException("Cannot change reserved table property '" + set.property()
-              + "' of table " + ops.tableName());
+          throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), set.property(),
+              "Cannot change reserved table property '" + set.property() + "' of table " + ops.tableName()
+                  + ": it is fixed when the table is created (RENAME or CREATE TABLE ... AS SELECT moves data)"));
         } else {
           updates.put(set.property(), set.value());
         }
       } else if (change instanceof TableChange.RemoveProperty) {
         String key = ((TableChange.RemoveProperty) change).property();
         if (key.equals("format-version")) {
-          throw new IllegalArgumentException("Cannot remove format-version of table " + ops.tableName());
+          throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), key,
+              "Cannot remove format-version of table " + ops.tableName() + ": every table has one"));
         }
         removals.add(key);
       } else if (change instanceof TableChange.ColumnChange) {
@@ -67,8 +73,8 @@ final class TableAlterations {
         }
         applyColumnChange(ops, columns, (TableChange.ColumnChange) change);
       } else {
-        throw new UnsupportedOperationException("Unsupported table change for table " + ops.tableName() + ": "
-            + change.getClass().getSimpleName());
+        throw SparkExceptions.thrown(OptionErrors.unsupported("Unsupported table change for table "
+            + ops.tableName() + ": " + change.getClass().getSimpleName()));
       }
     }
     if (columns != null) {
@@ -99,7 +105,7 @@ final class TableAlterations {
       if (change instanceof TableChange.AddColumn) {
         TableChange.AddColumn add = (TableChange.AddColumn) change;
         if (add.defaultValue() != null) {
-          throw new IllegalArgumentException("Cannot add column " + String.join(".", path)
+          throw SchemaErrors.invalidChange(String.join(".", path), "Cannot add column " + String.join(".", path)
               + " with a DEFAULT value: Floe has no column defaults");
         }
         Type type = floeType(path, add.dataType());
@@ -128,13 +134,13 @@ final class TableAlterations {
       } else if (change instanceof TableChange.UpdateColumnPosition) {
         move(columns, path, ((TableChange.UpdateColumnPosition) change).position());
       } else if (change instanceof TableChange.UpdateColumnDefaultValue) {
-        throw new IllegalArgumentException("Cannot set a DEFAULT value on column " + String.join(".", path)
-            + ": Floe has no column defaults");
+        throw SchemaErrors.invalidChange(String.join(".", path), "Cannot set a DEFAULT value on column "
+            + String.join(".", path) + ": Floe has no column defaults");
       } else {
-        throw new IllegalArgumentException("Unsupported column change " + change.getClass().getSimpleName()
-            + " of column " + String.join(".", path));
+        throw SchemaErrors.invalidChange(String.join(".", path), "Unsupported column change "
+            + change.getClass().getSimpleName() + " of column " + String.join(".", path));
       }
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | FloeException e) {
       throw userError(ops, e);
     }
   }
@@ -143,13 +149,14 @@ final class TableAlterations {
   private static void checkResult(FileSystemTableOperations ops, SchemaUpdate columns) {
     try {
       columns.apply();
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | FloeException e) {
       throw userError(ops, e);
     }
   }
 
-  private static RuntimeException userError(FileSystemTableOperations ops, IllegalArgumentException e) {
-    return SparkExceptions.thrown("Cannot alter table " + ops.tableName() + ": " + e.getMessage());
+  private static RuntimeException userError(FileSystemTableOperations ops, RuntimeException e) {
+    return SparkExceptions.thrown("Cannot alter table " + ops.tableName() + ": ", e,
+        ErrorClass.FLOE_SCHEMA_CHANGE_INVALID);
   }
 
   private static void move(SchemaUpdate columns, List<String> path, TableChange.ColumnPosition position) {
@@ -172,16 +179,18 @@ final class TableAlterations {
     try {
       v = Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Invalid format-version '" + value + "' for table " + ops.tableName()
-          + ": use 2 or 3");
+      throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), "format-version",
+          "Invalid format-version '" + value + "' for table " + ops.tableName() + ": use 2 or 3"));
     }
     if (v < base.formatVersion()) {
-      throw new IllegalArgumentException("Cannot downgrade table " + ops.tableName() + " from format version "
-          + base.formatVersion() + " to " + v);
+      throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), "format-version",
+          "Cannot downgrade table " + ops.tableName() + " from format version " + base.formatVersion() + " to " + v
+              + ": a format version can only be raised"));
     }
     if (v > 3) {
-      throw new IllegalArgumentException("Unsupported format-version " + v + " for table " + ops.tableName()
-          + ": Floe supports format versions up to 3");
+      throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), "format-version",
+          "Unsupported format-version " + v + " for table " + ops.tableName()
+              + ": Floe supports format versions up to 3"));
     }
     return v;
   }

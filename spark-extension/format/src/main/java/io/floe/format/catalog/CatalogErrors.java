@@ -1,5 +1,7 @@
 package io.floe.format.catalog;
 
+import static io.floe.format.FloeException.params;
+
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.metadata.TableProperty;
 import java.util.List;
@@ -14,26 +16,30 @@ public final class CatalogErrors {
 
   public static CatalogException noSuchNamespace(List<String> namespace) {
     return new CatalogException(CatalogException.Kind.NO_SUCH_NAMESPACE,
-        "Namespace " + display(namespace) + " does not exist. Create it with CREATE NAMESPACE " + display(namespace));
+        "Namespace " + display(namespace) + " does not exist. Create it with CREATE NAMESPACE " + display(namespace),
+        params("namespace", display(namespace)), null);
   }
 
   public static CatalogException namespaceExists(List<String> namespace) {
     return new CatalogException(CatalogException.Kind.NAMESPACE_EXISTS,
-        "Namespace " + display(namespace) + " already exists");
+        "Namespace " + display(namespace) + " already exists", params("namespace", display(namespace)), null);
   }
 
   public static CatalogException namespaceNotEmpty(List<String> namespace, List<String> children) {
     return new CatalogException(CatalogException.Kind.NAMESPACE_NOT_EMPTY,
         "Cannot drop namespace " + display(namespace) + ": it is not empty (contains " + String.join(", ", children)
-            + "). Use DROP NAMESPACE ... CASCADE to drop it with its contents");
+            + "). Use DROP NAMESPACE ... CASCADE to drop it with its contents",
+        params("namespace", display(namespace)), null);
   }
 
   public static CatalogException noSuchTable(TableIdentifier ident) {
-    return new CatalogException(CatalogException.Kind.NO_SUCH_TABLE, "Table " + ident + " does not exist");
+    return new CatalogException(CatalogException.Kind.NO_SUCH_TABLE, "Table " + ident + " does not exist",
+        params("table", ident.toString()), null);
   }
 
   public static CatalogException tableExists(TableIdentifier ident) {
-    return new CatalogException(CatalogException.Kind.TABLE_EXISTS, "Table " + ident + " already exists");
+    return new CatalogException(CatalogException.Kind.TABLE_EXISTS, "Table " + ident + " already exists",
+        params("table", ident.toString()), null);
   }
 
   /** A namespace cannot be created where a table is. */
@@ -64,7 +70,7 @@ public final class CatalogErrors {
 
   public static CatalogException invalidIdentifier(String what, String value, String reason) {
     return new CatalogException(CatalogException.Kind.INVALID_IDENTIFIER,
-        "Invalid " + what + " '" + printable(value) + "': " + reason);
+        "Invalid " + what + " '" + printable(value) + "': " + reason, params("name", printable(value)), null);
   }
 
   /**
@@ -74,7 +80,8 @@ public final class CatalogErrors {
   public static CatalogException invalidTableProperty(String table, TableProperty property, String value) {
     return new CatalogException(CatalogException.Kind.INVALID_PROPERTY,
         "Invalid value '" + printable(value) + "' for table property " + property.key() + " of table " + table
-            + ": expected " + property.accepted() + ". Nothing was changed");
+            + ": expected " + property.accepted() + ". Nothing was changed",
+        params("table", table, "property", property.key(), "value", printable(value)), null);
   }
 
   public static CatalogException unsupported(String message) {
@@ -94,7 +101,7 @@ public final class CatalogErrors {
         || String.valueOf(cause.getMessage()).contains(root.getMessage()) ? "" : " (" + root.getMessage() + ")");
     return new CatalogException(CatalogException.Kind.RENAME_FAILED, "Cannot rename table " + from + " to " + to
         + ": " + why + ". The table keeps its name " + from + " and its data; fix the cause and run the rename"
-        + " again", cause);
+        + " again", params("table", from.toString(), "newName", to.toString()), cause);
   }
 
   /** A rename whose commit failed and whose directory could not be moved back. */
@@ -119,7 +126,8 @@ public final class CatalogErrors {
     return new CatalogException(CatalogException.Kind.LOCATION_IN_USE, "Cannot create table " + table
         + " at location '" + location + "': " + reason + ". A table's location must be a new or empty folder that "
         + "no other table, namespace or file uses: orphan removal and DROP TABLE ... PURGE of the new table would "
-        + "delete whatever else is there. Omit LOCATION to use the table's own warehouse folder, or choose a new one");
+        + "delete whatever else is there. Omit LOCATION to use the table's own warehouse folder, or choose a new one",
+        params("table", table, "location", location), null);
   }
 
   /**
@@ -130,7 +138,8 @@ public final class CatalogErrors {
   public static CatalogException unsafeLocation(String action, String table, String location, String reason) {
     return new CatalogException(CatalogException.Kind.LOCATION_IN_USE, "Cannot " + action + " table " + table
         + ": its location '" + location + "' " + reason + ". Nothing was changed or deleted. A table's location"
-        + " must be a folder of its own, used by no other table or namespace");
+        + " must be a folder of its own, used by no other table or namespace",
+        params("table", table, "location", location), null);
   }
 
   public static CatalogException locationShared(String action, String table, String location, String file,
@@ -139,7 +148,8 @@ public final class CatalogErrors {
         + ": its location '" + location + "' holds the metadata of another table (" + file + ", table-uuid "
         + otherUuid + "; this table's uuid is " + ownUuid + "). Running it would delete that table's files; "
         + "nothing was deleted. Move this table's data to a location of its own (CREATE TABLE ... AS SELECT into "
-        + "a new table), then DROP TABLE " + table + " without PURGE");
+        + "a new table), then DROP TABLE " + table + " without PURGE",
+        params("table", table, "location", location, "file", file), null);
   }
 
   private static String printable(String s) {

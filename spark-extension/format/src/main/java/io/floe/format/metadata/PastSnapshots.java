@@ -1,5 +1,6 @@
 package io.floe.format.metadata;
 
+import io.floe.format.SnapshotErrors;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -89,25 +90,26 @@ public final class PastSnapshots {
         .orElse(null);
     String oldestText = oldest == null ? "" : oldest.snapshotId() + ", committed at "
         + Instant.ofEpochMilli(oldest.timestampMillis());
+    String time = Instant.ofEpochMilli(millis).toString();
     switch (at.kind()) {
       case SNAPSHOT:
         Snapshot snap = metadata.snapshot(at.snapshotId());
         if (snap == null) {
-          throw new IllegalArgumentException(action + ": snapshot " + at.snapshotId() + ", current then, has expired "
-              + "(expire_snapshots removed it); the oldest remaining snapshot is " + oldestText);
+          throw SnapshotErrors.timeTravelInvalid(action, time, "snapshot " + at.snapshotId() + ", current then, has "
+              + "expired (expire_snapshots removed it); the oldest remaining snapshot is " + oldestText);
         }
         return snap;
       case NO_SNAPSHOT_YET:
-        throw new IllegalArgumentException(action + ": the table had no snapshot yet at that time; its first "
+        throw SnapshotErrors.timeTravelInvalid(action, time, "the table had no snapshot yet at that time; its first "
             + "remaining snapshot is " + oldestText);
       case EXPIRED_UNKNOWN:
-        throw new IllegalArgumentException(action + ": the snapshot current then, if any, has expired (the table's "
-            + "history before its oldest remaining snapshot " + oldestText + " was expired)");
+        throw SnapshotErrors.timeTravelInvalid(action, time, "the snapshot current then, if any, has expired (the "
+            + "table's history before its oldest remaining snapshot " + oldestText + " was expired)");
       default:
-        throw new IllegalArgumentException(action + (oldest == null ? ": the table has no snapshots"
-            : ": it is before the table's first snapshot " + oldestText + (metadata.snapshotLog().isEmpty() ? ""
+        throw SnapshotErrors.timeTravelInvalid(action, time, oldest == null ? "the table has no snapshots"
+            : "it is before the table's first snapshot " + oldestText + (metadata.snapshotLog().isEmpty() ? ""
                 : " (the history starts at " + Instant.ofEpochMilli(metadata.snapshotLog().get(0).timestampMillis())
-                    + ")")));
+                    + ")"));
     }
   }
 

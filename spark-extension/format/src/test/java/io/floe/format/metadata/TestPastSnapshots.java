@@ -1,11 +1,13 @@
 package io.floe.format.metadata;
 
+
 import static io.floe.format.metadata.MetadataFixtures.commit;
 import static io.floe.format.metadata.MetadataFixtures.newTable;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.floe.format.FloeException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +69,7 @@ public class TestPastSnapshots {
     PastSnapshots.At at = PastSnapshots.currentAt(expired, second, reader());
     assertEquals(PastSnapshots.Kind.SNAPSHOT, at.kind());
     assertEquals(Long.valueOf(2L), at.snapshotId());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+    FloeException e = assertThrows(FloeException.class,
         () -> PastSnapshots.snapshotAt(expired, second, reader(), "Cannot time travel table db.t to X"));
     assertTrue(e.getMessage(), e.getMessage().startsWith("Cannot time travel table db.t to X: snapshot 2, current "
         + "then, has expired"));
@@ -93,7 +95,7 @@ public class TestPastSnapshots {
     long second = committed(files.get(MetadataFixtures.LOCATION + "/metadata/v3.metadata.json"), 2L);
     files.clear();
     assertEquals(PastSnapshots.Kind.EXPIRED_UNKNOWN, PastSnapshots.currentAt(expired, second, reader()).kind());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+    FloeException e = assertThrows(FloeException.class,
         () -> PastSnapshots.snapshotAt(expired, second, reader(), "Cannot time travel"));
     assertTrue(e.getMessage(), e.getMessage().contains("the snapshot current then, if any, has expired"));
     assertTrue(e.getMessage(), e.getMessage().contains("oldest remaining snapshot 3"));
@@ -104,7 +106,7 @@ public class TestPastSnapshots {
     TableMetadata expired = expiredHistory();
     assertEquals(PastSnapshots.Kind.BEFORE_HISTORY, PastSnapshots.currentAt(commit(newTable(2), 7L), 0L, reader())
         .kind());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+    FloeException e = assertThrows(FloeException.class,
         () -> PastSnapshots.snapshotAt(commit(newTable(2), 7L), 0L, reader(), "Cannot"));
     assertTrue(e.getMessage(), e.getMessage().contains("it is before the table's first snapshot 7"));
     assertEquals(PastSnapshots.Kind.BEFORE_HISTORY, PastSnapshots.currentAt(expired, 0L, reader()).kind());

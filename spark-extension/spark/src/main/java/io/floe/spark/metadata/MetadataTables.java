@@ -1,11 +1,15 @@
 package io.floe.spark.metadata;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.SnapshotErrors;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.PastSnapshots;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataParser;
+import io.floe.spark.util.SparkExceptions;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +43,7 @@ public final class MetadataTables {
     String lower = type.toLowerCase(Locale.ROOT);
     TableMetadata metadata = ops.current();
     if (!NAMES.contains(lower)) {
-      throw unknownName(tableName, metadata, type);
+      throw SparkExceptions.thrown(unknownName(tableName, metadata, type));
     }
     Snapshot snapshot = version != null ? atVersion(tableName, metadata, version)
         : timestampMillis != null ? asOf(tableName, ops, metadata, timestampMillis) : metadata.currentSnapshot();
@@ -76,7 +80,7 @@ public final class MetadataTables {
    * Why {@code tableName.name} is not a metadata table. Iceberg reads a branch or tag through the
    * suffixes {@code branch_<name>} and {@code tag_<name>}; Floe does not yet, and says what does.
    */
-  private static IllegalArgumentException unknownName(String tableName, TableMetadata metadata, String name) {
+  private static FloeException unknownName(String tableName, TableMetadata metadata, String name) {
     String lower = name.toLowerCase(Locale.ROOT);
     for (String kind : List.of("branch", "tag")) {
       if (lower.startsWith(kind + "_") && name.length() > kind.length() + 1) {
@@ -90,11 +94,13 @@ public final class MetadataTables {
             : "table " + tableName + " has no " + kind + " named '" + ref + "' (its branches and tags: "
                 + metadata.refs().keySet().stream().sorted().collect(Collectors.joining(", ")) + "); and naming a "
                 + kind + " through the table name is not supported yet: use VERSION AS OF '<" + kind + ">'";
-        return new IllegalArgumentException("Cannot resolve " + tableName + "." + name + ": " + problem);
+        return new FloeException(ErrorClass.FLOE_METADATA_TABLE_NOT_FOUND, "Cannot resolve " + tableName + "." + name
+            + ": " + problem, FloeException.params("table", tableName + "." + name), null);
       }
     }
-    return new IllegalArgumentException("Unknown metadata table " + tableName + "." + name
-        + ": the metadata tables are " + String.join(", ", NAMES));
+    return new FloeException(ErrorClass.FLOE_METADATA_TABLE_NOT_FOUND, "Unknown metadata table " + tableName + "."
+        + name + ": the metadata tables are " + String.join(", ", NAMES),
+        FloeException.params("table", tableName + "." + name), null);
   }
 
   private static Snapshot atVersion(String tableName, TableMetadata metadata, String version) {
@@ -107,17 +113,21 @@ public final class MetadataTables {
       snap = metadata.snapshot(ref.snapshotId());
     }
     if (snap == null) {
-      throw new IllegalArgumentException("Cannot read metadata tables of " + tableName + " at version " + version
-          + ": no snapshot, branch or tag has that id or name; snapshots: " + snapshotIds(metadata)
-          + "; refs: " + metadata.refs().keySet());
+      throw SparkExceptions.thrown(SnapshotErrors.snapshotNotFound(tableName, version, "Cannot read metadata tables of "
+          + tableName + " at version " + version + ": no snapshot, branch or tag has that id or name; snapshots: "
+          + snapshotIds(metadata) + "; refs: " + metadata.refs().keySet()));
     }
     return snap;
   }
 
   private static Snapshot asOf(String tableName, FileSystemTableOperations ops, TableMetadata metadata,
       long timestampMillis) {
-    return PastSnapshots.snapshotAt(metadata, timestampMillis, file -> TableMetadataParser.read(ops.io(), file),
-        "Cannot read metadata tables of " + tableName + " as of " + Instant.ofEpochMilli(timestampMillis));
+    try {
+      return PastSnapshots.snapshotAt(metadata, timestampMillis, file -> TableMetadataParser.read(ops.io(), file),
+          "Cannot read metadata tables of " + tableName + " as of " + Instant.ofEpochMilli(timestampMillis));
+    } catch (FloeException e) {
+      throw SparkExceptions.thrown(e);
+    }
   }
 
 

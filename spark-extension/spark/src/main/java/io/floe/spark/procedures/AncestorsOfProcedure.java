@@ -1,9 +1,11 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.SnapshotErrors;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.commit.SnapshotListing;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.spark.util.SparkExceptions;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -35,8 +37,9 @@ final class AncestorsOfProcedure extends FloeProcedure {
     TableMetadata metadata = loadTable(ident).current();
     Long snapshotId = optionalLong(args, 1);
     if (snapshotId != null && metadata.snapshot(snapshotId) == null) {
-      throw userError("Cannot run " + qualifiedName() + " on table " + tableName(ident) + ": snapshot " + snapshotId
-          + " does not exist; " + SnapshotListing.describe(metadata));
+      throw SparkExceptions.thrown(SnapshotErrors.snapshotNotFound(tableName(ident), String.valueOf(snapshotId),
+          "Cannot run " + qualifiedName() + " on table " + tableName(ident) + ": snapshot " + snapshotId
+              + " does not exist; " + SnapshotListing.describe(metadata)));
     }
     Long start = snapshotId != null ? snapshotId
         : metadata.currentSnapshot() == null ? null : metadata.currentSnapshot().snapshotId();

@@ -1,8 +1,11 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.Cherrypick;
 import io.floe.format.metadata.Snapshot;
+import io.floe.spark.util.SparkExceptions;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -36,8 +39,9 @@ final class CherrypickSnapshotProcedure extends FloeProcedure {
     Snapshot current;
     try {
       current = new Cherrypick(loadTable(ident)).apply(snapshotId);
-    } catch (IllegalArgumentException e) {
-      throw userError(e.getMessage().replace("table " + ident, "table " + tableName(ident)));
+    } catch (IllegalArgumentException | FloeException e) {
+      throw SparkExceptions.thrown(FloeException.reworded(e, ErrorClass.FLOE_PROCEDURE_REFUSED,
+          e.getMessage().replace("table " + ident, "table " + tableName(ident))));
     }
     return result(OUTPUT, new GenericInternalRow(new Object[] {snapshotId, current.snapshotId()}));
   }

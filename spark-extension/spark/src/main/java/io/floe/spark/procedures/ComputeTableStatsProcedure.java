@@ -1,5 +1,6 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.FloeException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.FileSystemTableOperations;
@@ -60,8 +61,8 @@ final class ComputeTableStatsProcedure extends FloeProcedure {
     TableStatistics.Result computed;
     try {
       computed = TableStatistics.compute(SparkSession.active(), target, snapshotId, columns);
-    } catch (IllegalArgumentException e) {
-      throw userError(e.getMessage());
+    } catch (IllegalArgumentException | FloeException e) {
+      throw refused("", e);
     }
     if (computed == null) {
       return result(OUTPUT);
@@ -101,7 +102,8 @@ final class ComputeTableStatsProcedure extends FloeProcedure {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < array.numElements(); i++) {
       if (array.isNullAt(i)) {
-        throw userError("Cannot run " + qualifiedName() + " on table " + table + ": columns contains a null name");
+        throw argumentError("columns", "Cannot run " + qualifiedName() + " on table " + table
+            + ": columns contains a null name");
       }
       out.add(array.getUTF8String(i).toString());
     }

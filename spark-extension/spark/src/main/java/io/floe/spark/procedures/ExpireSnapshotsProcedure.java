@@ -1,10 +1,13 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.maintenance.DeletionCounts;
 import io.floe.format.maintenance.ExpireSnapshots;
+import io.floe.spark.util.SparkExceptions;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -73,19 +76,20 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
         }
       }
       expire.cleanExpiredMetadata(Boolean.TRUE.equals(optionalBoolean(args, 6)));
-    } catch (IllegalArgumentException e) {
-      throw userError("Cannot run " + qualifiedName() + " on " + table + ": " + e.getMessage());
+    } catch (IllegalArgumentException | FloeException e) {
+      throw SparkExceptions.thrown("Cannot run " + qualifiedName() + " on " + table + ": ", e,
+          ErrorClass.FLOE_PROCEDURE_ARGUMENT_INVALID);
     }
     DeletionCounts counts;
     try {
       counts = expire.commit().counts();
     } catch (CatalogException e) {
-      throw userError(e.getMessage()); // another table's metadata is in the way; the message says what to do
+      throw SparkExceptions.thrown(e); // another table's metadata is in the way; the message says what to do
     } catch (IllegalArgumentException e) {
-      throw userError("Cannot run " + qualifiedName() + " on " + table + ": " + e.getMessage());
+      throw refused("Cannot run " + qualifiedName() + " on " + table + ": ", e);
     } catch (IllegalStateException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Refusing to delete")) {
-        throw userError("Refusing to run " + qualifiedName() + " on " + table + "; the table was not changed and "
+        throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Refusing to run " + qualifiedName() + " on " + table + "; the table was not changed and "
             + "nothing was deleted. " + e.getMessage());
       }
       throw e;

@@ -1,5 +1,8 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.ProcedureErrors;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.CommitFailedException;
@@ -101,7 +104,7 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
         throw tokens.unexpected("end of the table name", context);
       }
     } catch (SqlSyntaxException e) {
-      throw userError("Invalid " + context + ": " + e.getMessage());
+      throw argumentError("table", "Invalid " + context + ": " + e.getMessage());
     }
     if (parts.size() > 1 && parts.get(0).equals(catalog.name()) && !exists(parts)) {
       parts.remove(0);
@@ -109,7 +112,7 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
     if (parts.size() == 1) {
       CatalogManager manager = SparkSession.active().sessionState().catalogManager();
       if (!manager.currentCatalog().name().equals(catalog.name())) {
-        throw userError("Cannot resolve " + context + ": name the table with its namespace, e.g. 'db."
+        throw argumentError("table", "Cannot resolve " + context + ": name the table with its namespace, e.g. 'db."
             + parts.get(0) + "'");
       }
       List<String> qualified = new ArrayList<>(Arrays.asList(manager.currentNamespace()));
@@ -119,7 +122,7 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
     try {
       return TableIdentifier.of(parts.subList(0, parts.size() - 1), parts.get(parts.size() - 1));
     } catch (CatalogException e) {
-      throw userError("Invalid " + context + ": " + e.getMessage());
+      throw argumentError("table", "Invalid " + context + ": " + e.getMessage());
     }
   }
 
@@ -138,9 +141,10 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
       return catalog.formatCatalog().loadTable(ident);
     } catch (CatalogException e) {
       if (e.kind() == CatalogException.Kind.NO_SUCH_TABLE) {
-        throw userError("Cannot run " + qualifiedName() + ": table " + tableName(ident) + " does not exist");
+        throw userError(ErrorClass.FLOE_TABLE_NOT_FOUND, "Cannot run " + qualifiedName() + ": table "
+            + tableName(ident) + " does not exist");
       }
-      throw SparkExceptions.unchecked(e);
+      throw SparkExceptions.thrown(e);
     }
   }
 
@@ -165,7 +169,7 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
   /**
    * Commits {@code change} applied to the current metadata; when another writer committed first,
    * recomputes the change from the newest metadata (up to four attempts). {@code change} throws
-   * IllegalArgumentException for user errors, which become AnalysisExceptions.
+   * a FloeException (or IllegalArgumentException) for user errors, which become AnalysisExceptions.
    */
   TableMetadata commitMetadata(FileSystemTableOperations ops, UnaryOperator<TableMetadata> change) {
     TableMetadata base = ops.current();
@@ -173,8 +177,8 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
       TableMetadata updated;
       try {
         updated = change.apply(base);
-      } catch (IllegalArgumentException e) {
-        throw userError(e.getMessage());
+      } catch (IllegalArgumentException | FloeException e) {
+        throw SparkExceptions.thrown("", e, ErrorClass.FLOE_PROCEDURE_REFUSED);
       }
       if (updated == base) {
         return base;
@@ -238,7 +242,7 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
   }
 
   private RuntimeException missingArgument(String parameter) {
-    return userError("Cannot run " + qualifiedName() + ": argument " + parameter + " is required");
+    return argumentError(parameter, "Cannot run " + qualifiedName() + ": argument " + parameter + " is required");
   }
 
   static Long optionalLong(InternalRow args, int ordinal) {
@@ -259,7 +263,20 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
   }
 
   /** A user error as Spark's AnalysisException (checked in Java's eyes, so thrown without declaring it). */
-  static RuntimeException userError(String message) {
-    return SparkExceptions.thrown(message);
+  static RuntimeException userError(ErrorClass errorClass, String message) {
+    return SparkExceptions.thrown(errorClass, message);
+  }
+
+  /** Argument {@code argument} of this procedure is missing or invalid; {@code message} says why. */
+  RuntimeException argumentError(String argument, String message) {
+    return SparkExceptions.thrown(ProcedureErrors.invalidArgument(qualifiedName(), argument, message));
+  }
+
+  /**
+   * This procedure refuses to run on {@code table}: {@code e}'s message, after {@code prefix}, says
+   * why; its class is kept when it is a FloeException, else {@link ErrorClass#FLOE_PROCEDURE_REFUSED}.
+   */
+  static RuntimeException refused(String prefix, RuntimeException e) {
+    return SparkExceptions.thrown(prefix, e, ErrorClass.FLOE_PROCEDURE_REFUSED);
   }
 }

@@ -56,7 +56,7 @@ abstract class PartitionSpecProcedure extends FloeProcedure {
     try {
       return TransformTerm.parse(text);
     } catch (SqlSyntaxException e) {
-      throw userError("Invalid " + parameter + " argument of " + qualifiedName() + ": " + e.getMessage());
+      throw argumentError(parameter, "Invalid " + parameter + " argument of " + qualifiedName() + ": " + e.getMessage());
     }
   }
 }

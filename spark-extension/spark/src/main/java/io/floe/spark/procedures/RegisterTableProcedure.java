@@ -1,9 +1,12 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.spark.util.SparkExceptions;
 import java.util.Iterator;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -42,12 +45,13 @@ final class RegisterTableProcedure extends FloeProcedure {
       metadata = catalog().formatCatalog().registerTable(ident, metadataFile).current();
     } catch (CatalogException e) {
       if (e.kind() == CatalogException.Kind.TABLE_EXISTS) {
-        throw userError("Cannot register table " + tableName(ident) + ": a table with that name already exists "
+        throw userError(ErrorClass.FLOE_TABLE_ALREADY_EXISTS, "Cannot register table " + tableName(ident) + ": a table with that name already exists "
             + "(drop it first or register under another name)");
       }
-      throw userError("Cannot register table " + tableName(ident) + ": " + e.getMessage());
-    } catch (IllegalArgumentException e) {
-      throw userError(e.getMessage().replace("table " + ident, "table " + tableName(ident)));
+      throw refused("Cannot register table " + tableName(ident) + ": ", e);
+    } catch (IllegalArgumentException | FloeException e) {
+      throw SparkExceptions.thrown(FloeException.reworded(e, ErrorClass.FLOE_PROCEDURE_REFUSED,
+          e.getMessage().replace("table " + ident, "table " + tableName(ident))));
     }
     Snapshot current = metadata.currentSnapshot();
     Map<String, String> summary = current == null ? Map.of() : current.summary();

@@ -4,6 +4,7 @@ import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.maintenance.OrphanFiles;
+import io.floe.spark.util.SparkExceptions;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -57,7 +58,7 @@ final class RemoveOrphanFilesProcedure extends FloeProcedure {
     FileSystemTableOperations ops = loadTable(ident);
     Integer concurrency = optionalInt(args, 4);
     if (concurrency != null && concurrency < 1) {
-      throw userError("Cannot run " + qualifiedName() + " on table " + table
+      throw argumentError("max_concurrent_deletes", "Cannot run " + qualifiedName() + " on table " + table
           + ": max_concurrent_deletes must be at least 1, got " + concurrency);
     }
     List<String> orphans;
@@ -76,11 +77,11 @@ final class RemoveOrphanFilesProcedure extends FloeProcedure {
       }
       orphans = action.execute();
     } catch (CatalogException e) {
-      throw userError(e.getMessage()); // another table's metadata is in the way; the message says what to do
+      throw SparkExceptions.thrown(e); // another table's metadata is in the way; the message says what to do
     } catch (IllegalArgumentException | IllegalStateException e) {
       // the format's messages already say what could not be done and name the table
-      throw userError(e.getMessage().startsWith("Cannot ") ? e.getMessage()
-          : "Cannot run " + qualifiedName() + " on table " + table + ": " + e.getMessage());
+      throw refused(e.getMessage().startsWith("Cannot ") ? "" : "Cannot run " + qualifiedName() + " on table "
+          + table + ": ", e);
     }
     InternalRow[] rows = new InternalRow[orphans.size()];
     for (int i = 0; i < rows.length; i++) {

@@ -1,5 +1,7 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteFiles;
@@ -14,6 +16,7 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
 import io.floe.spark.source.FloeScan;
+import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -106,8 +109,8 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
         throw new IllegalArgumentException(describe + ": unknown strategy '" + strategy
             + "' (valid: binpack, sort)");
       }
-    } catch (IllegalArgumentException e) {
-      throw userError(e.getMessage());
+    } catch (IllegalArgumentException | FloeException e) {
+      throw SparkExceptions.thrown("", e, ErrorClass.FLOE_PROCEDURE_ARGUMENT_INVALID);
     }
     SparkSession spark = SparkSession.active();
     String quoted = quoted(ident);
@@ -168,8 +171,8 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
     }
     Expression pushed = scan.filterExpression();
     if (filtered && pushed.op() == Expression.Operation.TRUE) {
-      throw userError(describe + ": the where condition '" + where + "' cannot select files (it converts to no "
-          + "partition or column-bounds filter); use conditions on table columns such as id > 10");
+      throw argumentError("where", describe + ": the where condition '" + where + "' cannot select files (it "
+          + "converts to no partition or column-bounds filter); use conditions on table columns such as id > 10");
     }
     Snapshot snapshot = scan.snapshotId() == null ? null : ops.refresh().snapshot(scan.snapshotId());
     return new Planned(snapshot, snapshot == null ? List.of() : scan.tasks());
@@ -261,7 +264,8 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
       } catch (ValidationException e) {
         deleteWritten(ops, added);
         if (!options.partialProgress()) {
-          throw userError(describe + ": " + e.getMessage() + ". Nothing was committed");
+          throw SparkExceptions.thrown(FloeException.reworded(e, ErrorClass.FLOE_PROCEDURE_REFUSED,
+              describe + ": " + e.getMessage() + ". Nothing was committed"));
         }
         counts.failed += files;
       } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.FloeException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteManifests;
@@ -41,8 +42,8 @@ final class RewriteManifestsProcedure extends FloeProcedure {
     RewriteManifests.Result result;
     try {
       result = new RewriteManifests(ops).specId(specId).commit();
-    } catch (IllegalArgumentException e) {
-      throw userError("Cannot run " + qualifiedName() + " on table " + tableName(ident) + ": " + e.getMessage());
+    } catch (IllegalArgumentException | FloeException e) {
+      throw refused("Cannot run " + qualifiedName() + " on table " + tableName(ident) + ": ", e);
     }
     InternalRow row = new GenericInternalRow(new Object[] {
         result.rewrittenManifests().size(), result.addedManifests().size()});

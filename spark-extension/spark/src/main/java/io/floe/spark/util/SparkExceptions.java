@@ -1,10 +1,12 @@
 package io.floe.spark.util;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
 import io.floe.format.catalog.CatalogErrors;
-import io.floe.format.catalog.CatalogException;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.metadata.TableProperty;
 import java.io.FileNotFoundException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
@@ -15,7 +17,13 @@ import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import scala.Option;
 
-/** Turns the format's user-facing errors into Spark's own exceptions, so SQL and JDBC clients show them cleanly. */
+/**
+ * Turns the format's user-facing errors into Spark's own exceptions, so SQL, JDBC, PySpark and Spark
+ * Connect clients show them cleanly: Spark's own class where one fits (NoSuchTableException and the
+ * like, built by the catalog where it has the identifier), otherwise an AnalysisException whose
+ * condition is the Floe {@link ErrorClass} ({@code [FLOE_...] message}), with its SQLSTATE and the
+ * named objects as message parameters.
+ */
 public final class SparkExceptions {
   private SparkExceptions() {}
 
@@ -39,17 +47,35 @@ public final class SparkExceptions {
     return new NonEmptyNamespaceException(namespace, details, Option.empty());
   }
 
-  /** A user error with Floe's own message, as an AnalysisException. */
-  public static AnalysisException userError(String message) {
-    return new FloeAnalysisException(message);
+  /** {@code e} as an AnalysisException with its Floe error class, SQLSTATE and parameters. */
+  public static AnalysisException userError(FloeException e) {
+    return new FloeAnalysisException(e.errorClass(), e.getMessage(), e.parameters(), e);
+  }
+
+  /** A user error of class {@code errorClass} with Floe's own message, as an AnalysisException. */
+  public static AnalysisException userError(ErrorClass errorClass, String message) {
+    return new FloeAnalysisException(errorClass, message, Map.of(), null);
   }
 
   /**
    * {@link #userError} thrown where only unchecked exceptions may be declared (catalog and
    * procedure methods): Spark still sees the AnalysisException. Use as {@code throw thrown(...)}.
    */
-  public static RuntimeException thrown(String message) {
-    return SparkExceptions.<RuntimeException>sneakyThrow(userError(message));
+  public static RuntimeException thrown(ErrorClass errorClass, String message) {
+    return SparkExceptions.<RuntimeException>sneakyThrow(userError(errorClass, message));
+  }
+
+  /** {@link #userError(FloeException)} thrown unchecked. Use as {@code throw thrown(e)}. */
+  public static RuntimeException thrown(FloeException e) {
+    return SparkExceptions.<RuntimeException>sneakyThrow(userError(e));
+  }
+
+  /**
+   * {@code e} with {@code prefix} (e.g. "Cannot alter table floe.db.t: ") before its message, thrown
+   * unchecked: its own error class when it is a FloeException, else {@code fallback}.
+   */
+  public static RuntimeException thrown(String prefix, RuntimeException e, ErrorClass fallback) {
+    return thrown(FloeException.prefixed(prefix, e, fallback));
   }
 
   /**
@@ -59,7 +85,7 @@ public final class SparkExceptions {
   public static void checkTableProperties(String table, Map<String, String> properties) {
     TableProperty invalid = TableProperties.firstInvalid(properties);
     if (invalid != null) {
-      throw thrown(CatalogErrors.invalidTableProperty(table, invalid, properties.get(invalid.key())).getMessage());
+      throw thrown(CatalogErrors.invalidTableProperty(table, invalid, properties.get(invalid.key())));
     }
   }
 
@@ -98,15 +124,24 @@ public final class SparkExceptions {
     return null;
   }
 
-  public static RuntimeException unchecked(CatalogException e) {
-    return new IllegalArgumentException(e.getMessage(), e);
-  }
-
-  /** AnalysisException's constructors are Scala-protected in places; this subclass keeps a plain message. */
+  /**
+   * An AnalysisException of a Floe error class: {@code getCondition()} is the class name,
+   * {@code getSqlState()} its SQLSTATE, {@code getMessageParameters()} the message (key
+   * {@code message}) and the named objects, and the message reads {@code [FLOE_...] text} like
+   * Spark's own classed errors. Spark keeps the SQLSTATE when it re-throws a copy with a position.
+   */
   static final class FloeAnalysisException extends AnalysisException {
-    FloeAnalysisException(String message) {
-      super(message, Option.empty(), Option.empty(), Option.empty(), Option.empty(),
-          scala.collection.immutable.Map$.MODULE$.empty(), new org.apache.spark.QueryContext[0]);
+    FloeAnalysisException(ErrorClass errorClass, String message, Map<String, String> parameters, Throwable cause) {
+      super("[" + errorClass.name() + "] " + message + " SQLSTATE: " + errorClass.sqlState(), Option.empty(),
+          Option.empty(), Option.apply(cause), Option.apply(errorClass.name()), scalaMap(message, parameters),
+          new org.apache.spark.QueryContext[0], Option.apply(errorClass.sqlState()), Option.empty());
+    }
+
+    private static scala.collection.immutable.Map<String, String> scalaMap(String message, Map<String, String> params) {
+      Map<String, String> all = new LinkedHashMap<>();
+      all.put("message", message);
+      params.forEach(all::putIfAbsent);
+      return scala.collection.immutable.Map$.MODULE$.from(scala.jdk.CollectionConverters.MapHasAsScala(all).asScala());
     }
   }
 }

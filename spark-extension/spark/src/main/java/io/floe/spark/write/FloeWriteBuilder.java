@@ -1,11 +1,14 @@
 package io.floe.spark.write;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.SchemaErrors;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.table.TableView;
 import io.floe.spark.source.SparkFilters;
+import io.floe.spark.util.SparkExceptions;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -61,11 +64,8 @@ public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOver
     for (NamedReference ref : p.references()) {
       String column = String.join(".", ref.fieldNames());
       if (!identitySources.contains(column)) {
-        throw new IllegalArgumentException("Cannot overwrite table " + target.name() + " where " + p.describe()
-            + ": column " + column + " is not an identity partition column. An overwrite condition may only use "
-            + (identitySources.isEmpty() ? "identity partition columns, and this table has none"
-                : "the identity partition columns (" + String.join(", ", identitySources.stream().sorted().toList()) + ")")
-            + ", so that it replaces whole files");
+        throw SparkExceptions.thrown(SchemaErrors.overwriteNotOnIdentityPartition(target.name(), p.describe(), column,
+            identitySources.stream().sorted().toList()));
       }
     }
   }
@@ -88,8 +88,8 @@ public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOver
       checkOverwriteCondition(p);
       Expression converted = SparkFilters.convert(p);
       if (converted == null) {
-        throw new IllegalArgumentException("Cannot overwrite table " + target.name() + " by condition " + p
-            + ": the condition cannot be converted to a partition filter");
+        throw SparkExceptions.thrown(ErrorClass.FLOE_OVERWRITE_CONDITION_INVALID, "Cannot overwrite table "
+            + target.name() + " by condition " + p + ": the condition cannot be converted to a partition filter");
       }
       filter = Expressions.and(filter, converted);
       alwaysTrue &= converted.equals(Expressions.alwaysTrue());

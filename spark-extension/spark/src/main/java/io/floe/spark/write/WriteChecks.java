@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.ErrorClass;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.metadata.TableProperty;
@@ -33,10 +34,10 @@ public final class WriteChecks {
     for (String setting : new String[] {WAP_ID, WAP_BRANCH}) {
       String value = spark.conf().get(setting, null);
       if (value != null && !value.isEmpty()) {
-        throw SparkExceptions.thrown("Cannot " + command + " table " + table + ": it has "
-            + TableProperties.WRITE_AUDIT_PUBLISH_ENABLED + "=true and the session sets " + setting + "=" + value
-            + ", but Floe does not stage write-audit-publish writes yet, and publishing this write to main would "
-            + "make unaudited data visible. Unset " + setting + " (RESET " + setting + ") to write to main, or "
+        throw SparkExceptions.thrown(ErrorClass.FLOE_WRITE_REFUSED, "Cannot " + command + " table " + table
+            + ": it has " + TableProperties.WRITE_AUDIT_PUBLISH_ENABLED + "=true and the session sets " + setting + "="
+            + value + ", but Floe does not stage write-audit-publish writes yet, and publishing this write to main "
+            + "would make unaudited data visible. Unset " + setting + " (RESET " + setting + ") to write to main, or "
             + "stage the write with an engine that supports write-audit-publish. Nothing was written");
       }
     }
@@ -52,7 +53,8 @@ public final class WriteChecks {
     stored.remove(TableProperties.DEFAULT_FILE_FORMAT);
     TableProperty invalid = TableProperties.firstInvalid(stored);
     if (invalid != null) {
-      throw SparkExceptions.thrown("Cannot " + command + " table " + table + ": its table property "
+      throw SparkExceptions.thrown(ErrorClass.FLOE_TABLE_PROPERTY_INVALID, "Cannot " + command + " table " + table
+          + ": its table property "
           + invalid.key() + " is '" + metadata.properties().get(invalid.key()) + "', expected " + invalid.accepted()
           + ". Fix it with ALTER TABLE " + table + " SET TBLPROPERTIES ('" + invalid.key() + "' = ...) or UNSET it");
     }
@@ -61,7 +63,8 @@ public final class WriteChecks {
   /** Fails a write to a format v1 table (created by another engine). */
   static void checkFormatVersion(String command, String table, TableMetadata metadata) {
     if (metadata.formatVersion() < 2) {
-      throw SparkExceptions.thrown("Cannot " + command + " table " + table + ": it has format version "
+      throw SparkExceptions.thrown(ErrorClass.FLOE_WRITE_REFUSED, "Cannot " + command + " table " + table
+          + ": it has format version "
           + metadata.formatVersion() + ", which Floe reads but does not write. Upgrade it first with ALTER TABLE "
           + table + " SET TBLPROPERTIES ('format-version' = '2')");
     }
