@@ -1,5 +1,6 @@
 package io.floe.format.commit;
 
+import io.floe.format.SchemaErrors;
 import io.floe.format.commit.SchemaTree.Located;
 import io.floe.format.commit.SchemaTree.Role;
 import io.floe.format.metadata.SortField;
@@ -90,12 +91,13 @@ public final class SchemaUpdate {
    */
   public Schema apply() {
     if (schema.columns().isEmpty()) {
-      throw new IllegalArgumentException("Cannot drop every column of the table: a table needs at least one column");
+      throw SchemaErrors.invalidChange(null,
+          "Cannot drop every column of the table: a table needs at least one column");
     }
     for (Types.NestedField column : schema.columns()) {
       String owner = emptyStruct(column.type(), column.name(), column.name());
       if (owner != null) {
-        throw new IllegalArgumentException("Cannot leave a struct without fields in column " + owner
+        throw SchemaErrors.invalidChange(owner, "Cannot leave a struct without fields in column " + owner
             + " (Parquet cannot store an empty struct): drop " + owner + " instead");
       }
     }
@@ -179,10 +181,10 @@ public final class SchemaUpdate {
     String fullName = String.join(".", path);
     int parentId = parentForAdd(path, fullName);
     if (name.isEmpty()) {
-      throw new IllegalArgumentException("Cannot add column " + fullName + ": the name is empty");
+      throw SchemaErrors.invalidChange(fullName, "Cannot add column " + fullName + ": the name is empty");
     }
     if (SchemaTree.struct(schema, parentId).field(name) != null) {
-      throw new IllegalArgumentException("Cannot add column " + fullName + ": it already exists");
+      throw SchemaErrors.invalidChange(fullName, "Cannot add column " + fullName + ": it already exists");
     }
     Schema wrapped = new Schema(List.of(Types.NestedField.optional(-1, name, type, doc)));
     Types.NestedField added = TypeUtil.assignFreshIds(0, wrapped, () -> ++lastColumnId).columns().get(0);
@@ -199,7 +201,7 @@ public final class SchemaUpdate {
     checkPath(path);
     String fullName = String.join(".", path);
     parentForAdd(path, fullName);
-    throw new IllegalArgumentException("Cannot add required column " + fullName
+    throw SchemaErrors.invalidChange(fullName, "Cannot add required column " + fullName
         + ": rows already in the table have no value for it and Floe has no column defaults;"
         + " add it as a nullable column (without NOT NULL)");
   }
@@ -212,7 +214,7 @@ public final class SchemaUpdate {
     String parentName = String.join(".", path.subList(0, path.size() - 1));
     Located parent = SchemaTree.locate(schema, path.subList(0, path.size() - 1));
     if (parent == null) {
-      throw new IllegalArgumentException("Cannot add column " + fullName + ": parent " + parentName
+      throw SchemaErrors.invalidChange(fullName, "Cannot add column " + fullName + ": parent " + parentName
           + " does not exist");
     }
     Types.NestedField container = parent.field();
@@ -222,10 +224,10 @@ public final class SchemaUpdate {
       container = container.type().asMapType().valueField();
     }
     if (parent.inMapKey()) {
-      throw new IllegalArgumentException("Cannot add column " + fullName + ": map keys cannot change");
+      throw SchemaErrors.invalidChange(fullName, "Cannot add column " + fullName + ": map keys cannot change");
     }
     if (!container.type().isStructType()) {
-      throw new IllegalArgumentException("Cannot add column " + fullName + ": parent " + parentName
+      throw SchemaErrors.invalidChange(fullName, "Cannot add column " + fullName + ": parent " + parentName
           + " is " + container.type() + ", not a struct");
     }
     return container.fieldId();
@@ -239,21 +241,21 @@ public final class SchemaUpdate {
     Set<Integer> ids = SchemaTree.idsWithin(column.field());
     for (int id : schema.identifierFieldIds()) {
       if (ids.contains(id)) {
-        throw new IllegalArgumentException("Cannot drop column " + name + ": "
+        throw SchemaErrors.invalidChange(name, "Cannot drop column " + name + ": "
             + (id == column.field().fieldId() ? "it is" : "it contains " + schema.findColumnName(id) + ", which is")
             + " an identifier field of the table");
       }
     }
     for (PartitionField field : spec.fields()) {
       if (ids.contains(field.sourceId()) && !field.transform().isVoid()) {
-        throw new IllegalArgumentException("Cannot drop column " + name + ": it is used by partition field "
+        throw SchemaErrors.invalidChange(name, "Cannot drop column " + name + ": it is used by partition field "
             + field.name() + " (" + field.transform() + ") of the current partition spec; drop the partition"
             + " field first (ALTER TABLE ... DROP PARTITION FIELD " + field.name() + ")");
       }
     }
     for (SortField field : sortOrder.fields()) {
       if (ids.contains(field.sourceId())) {
-        throw new IllegalArgumentException("Cannot drop column " + name + ": the table's sort order "
+        throw SchemaErrors.invalidChange(name, "Cannot drop column " + name + ": the table's sort order "
             + sortOrder.orderId() + " sorts by it; change the sort order first");
       }
     }
@@ -267,13 +269,13 @@ public final class SchemaUpdate {
     String name = String.join(".", path);
     structFieldOnly(column, "rename", name);
     if (newName == null || newName.isEmpty()) {
-      throw new IllegalArgumentException("Cannot rename column " + name + " to an empty name");
+      throw SchemaErrors.invalidChange(name, "Cannot rename column " + name + " to an empty name");
     }
     if (newName.equals(column.field().name())) {
       return this;
     }
     if (SchemaTree.struct(schema, column.parentId()).field(newName) != null) {
-      throw new IllegalArgumentException("Cannot rename column " + name + " to " + newName
+      throw SchemaErrors.invalidChange(name, "Cannot rename column " + name + " to " + newName
           + ": a column with that name already exists");
     }
     schema = SchemaTree.replaceField(schema, column.field().fieldId(), f -> f.withName(newName));
@@ -286,17 +288,17 @@ public final class SchemaUpdate {
     String name = String.join(".", path);
     Type current = column.field().type();
     if (column.inMapKey()) {
-      throw new IllegalArgumentException("Cannot change the type of column " + name + ": map keys cannot change");
+      throw SchemaErrors.invalidChange(name, "Cannot change the type of column " + name + ": map keys cannot change");
     }
     if (!current.isPrimitiveType()) {
-      throw new IllegalArgumentException("Cannot change the type of column " + name + ": it is a "
+      throw SchemaErrors.invalidChange(name, "Cannot change the type of column " + name + ": it is a "
           + current.typeId().name().toLowerCase(Locale.ROOT) + "; change its fields instead");
     }
     if (current.equals(newType)) {
       return this;
     }
     if (!isPromotionAllowed(current, newType)) {
-      throw new IllegalArgumentException("Cannot change column " + name + " from " + current + " to " + newType
+      throw SchemaErrors.invalidChange(name, "Cannot change column " + name + " from " + current + " to " + newType
           + ": the only type changes allowed are int -> long (bigint), float -> double and"
           + " decimal(P, S) -> decimal(P2, S) with P2 > P");
     }
@@ -332,10 +334,10 @@ public final class SchemaUpdate {
       return this;
     }
     if (column.inMapKey()) {
-      throw new IllegalArgumentException("Cannot drop NOT NULL of column " + name + ": map keys cannot change");
+      throw SchemaErrors.invalidChange(name, "Cannot drop NOT NULL of column " + name + ": map keys cannot change");
     }
     if (schema.identifierFieldIds().contains(column.field().fieldId())) {
-      throw new IllegalArgumentException("Cannot drop NOT NULL of column " + name
+      throw SchemaErrors.invalidChange(name, "Cannot drop NOT NULL of column " + name
           + ": it is an identifier field, and identifier fields are required");
     }
     schema = SchemaTree.replaceField(schema, column.field().fieldId(), Types.NestedField::asOptional);
@@ -348,7 +350,7 @@ public final class SchemaUpdate {
     if (column.field().isRequired()) {
       return this;
     }
-    throw new IllegalArgumentException("Cannot set NOT NULL on column " + String.join(".", path)
+    throw SchemaErrors.invalidChange(String.join(".", path), "Cannot set NOT NULL on column " + String.join(".", path)
         + ": rows in the table may hold nulls; only dropping NOT NULL is allowed");
   }
 
@@ -382,11 +384,11 @@ public final class SchemaUpdate {
     if (afterName != null) {
       after = SchemaTree.field(SchemaTree.struct(schema, column.parentId()), afterName);
       if (after == null) {
-        throw new IllegalArgumentException("Cannot move column " + name + " after " + afterName + ": "
+        throw SchemaErrors.invalidChange(name, "Cannot move column " + name + " after " + afterName + ": "
             + afterName + " is not a field of the same struct");
       }
       if (after.fieldId() == id) {
-        throw new IllegalArgumentException("Cannot move column " + name + " after itself");
+        throw SchemaErrors.invalidChange(name, "Cannot move column " + name + " after itself");
       }
     }
     int afterId = after == null ? SchemaTree.ROOT : after.fieldId();
@@ -410,7 +412,7 @@ public final class SchemaUpdate {
     checkPath(path);
     Located column = SchemaTree.locate(schema, path);
     if (column == null) {
-      throw new IllegalArgumentException("Cannot " + action + " column " + String.join(".", path)
+      throw SchemaErrors.columnNotFound(String.join(".", path), "Cannot " + action + " column " + String.join(".", path)
           + ": no such column");
     }
     return column;
@@ -418,12 +420,12 @@ public final class SchemaUpdate {
 
   private static void structFieldOnly(Located column, String action, String name) {
     if (column.role() != Role.STRUCT_FIELD) {
-      throw new IllegalArgumentException("Cannot " + action + " " + name + ": it is the "
+      throw SchemaErrors.invalidChange(name, "Cannot " + action + " " + name + ": it is the "
           + column.role().name().toLowerCase(Locale.ROOT) + " of a "
           + (column.role() == Role.ELEMENT ? "list" : "map") + ", not a struct field");
     }
     if (column.inMapKey()) {
-      throw new IllegalArgumentException("Cannot " + action + " column " + name + ": map keys cannot change");
+      throw SchemaErrors.invalidChange(name, "Cannot " + action + " column " + name + ": map keys cannot change");
     }
   }
 

@@ -8,6 +8,8 @@ import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
 import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
@@ -49,7 +51,10 @@ public class TestSchemaUpdate {
   }
 
   private static String refusal(Runnable change) {
-    return assertThrows(IllegalArgumentException.class, change::run).getMessage();
+    FloeException e = assertThrows(FloeException.class, change::run);
+    assertTrue(e.errorClass().name(), e.errorClass() == ErrorClass.FLOE_SCHEMA_CHANGE_INVALID
+        || e.errorClass() == ErrorClass.FLOE_COLUMN_NOT_FOUND);
+    return e.getMessage();
   }
 
   private static void assertMentions(String message, String... words) {
