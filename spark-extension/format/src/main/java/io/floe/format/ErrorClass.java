@@ -32,6 +32,7 @@ public enum ErrorClass {
   FLOE_COMMIT_STATE_UNKNOWN("40003", "whether a commit landed is unknown; refresh the table to find out"),
   FLOE_WRITE_REFUSED("0A000", "a write to a table whose features or version this Floe cannot write"),
   // procedures (ProcedureErrors)
+  FLOE_PROCEDURE_NOT_FOUND("42883", "a CALL of a procedure Floe does not have"),
   FLOE_PROCEDURE_ARGUMENT_INVALID("22023", "a procedure argument that is missing, of the wrong form or out of range"),
   FLOE_PROCEDURE_REFUSED("55000", "a procedure that refuses to run on this table as it is"),
   // options and properties (OptionErrors)

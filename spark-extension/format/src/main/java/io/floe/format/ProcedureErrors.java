@@ -6,6 +6,11 @@ import static io.floe.format.FloeException.params;
 public final class ProcedureErrors {
   private ProcedureErrors() {}
 
+  /** {@code procedure} is not one of Floe's; {@code message} lists the ones there are. */
+  public static FloeException notFound(String procedure, String message) {
+    return new FloeException(ErrorClass.FLOE_PROCEDURE_NOT_FOUND, message, params("procedure", procedure), null);
+  }
+
   /** An argument of {@code procedure} that is missing, malformed or out of range; {@code message} says which. */
   public static FloeException invalidArgument(String procedure, String argument, String message) {
     return new FloeException(ErrorClass.FLOE_PROCEDURE_ARGUMENT_INVALID, message,

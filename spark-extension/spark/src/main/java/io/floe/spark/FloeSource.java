@@ -1,5 +1,9 @@
 package io.floe.spark;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.OptionErrors;
+import io.floe.spark.util.SparkExceptions;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -66,8 +70,8 @@ public class FloeSource implements TableProvider, SupportsCatalogOptions, DataSo
     try {
       return resolved.catalog().loadTable(resolved.ident());
     } catch (NoSuchTableException e) {
-      throw new IllegalArgumentException("Table " + resolved.catalog().name() + "." + resolved.ident()
-          + " does not exist", e);
+      throw SparkExceptions.thrown(ErrorClass.FLOE_TABLE_NOT_FOUND, "Table " + resolved.catalog().name() + "."
+          + resolved.ident() + " does not exist");
     }
   }
 
@@ -77,8 +81,8 @@ public class FloeSource implements TableProvider, SupportsCatalogOptions, DataSo
   private Resolved resolve(CaseInsensitiveStringMap options) {
     String name = options.get("path");
     if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("Missing table name for data source " + shortName()
-          + ": pass it to load(), save() or saveAsTable(), e.g. load(\"floe.db.t\")");
+      throw SparkExceptions.thrown(OptionErrors.invalidOption("path", null, "Missing table name for data source "
+          + shortName() + ": pass it to load(), save() or saveAsTable(), e.g. load(\"floe.db.t\")"));
     }
     SparkSession spark = SparkSession.active();
     List<String> parts;
@@ -121,7 +125,7 @@ public class FloeSource implements TableProvider, SupportsCatalogOptions, DataSo
     }
   }
 
-  private IllegalArgumentException notATableName(SparkSession spark, String name, String why, Throwable cause) {
+  private RuntimeException notATableName(SparkSession spark, String name, String why, Throwable cause) {
     TreeSet<String> catalogs = new TreeSet<>();
     for (Map.Entry<String, String> e : CollectionConverters.asJava(spark.conf().getAll()).entrySet()) {
       String key = e.getKey();
@@ -131,10 +135,11 @@ public class FloeSource implements TableProvider, SupportsCatalogOptions, DataSo
       }
     }
     String example = catalogs.isEmpty() ? "<catalog>" : catalogs.first();
-    return new IllegalArgumentException("Cannot use '" + name + "' with data source " + shortName() + ": " + why
+    return SparkExceptions.thrown(new FloeException(ErrorClass.FLOE_OPTION_INVALID,
+        "Cannot use '" + name + "' with data source " + shortName() + ": " + why
         + ". Name a table of a Floe catalog, e.g. '" + example + ".db.t'"
         + (catalogs.isEmpty() ? " (no Floe catalog is configured: set spark.sql.catalog.<name>="
             + FloeCatalog.class.getName() + ")" : " (Floe catalogs: " + String.join(", ", catalogs) + ")")
-        + "; Floe does not read or write tables by path", cause);
+        + "; Floe does not read or write tables by path", FloeException.params("path", name), cause));
   }
 }

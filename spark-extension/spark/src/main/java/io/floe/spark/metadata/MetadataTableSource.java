@@ -1,5 +1,6 @@
 package io.floe.spark.metadata;
 
+import io.floe.format.ErrorClass;
 import io.floe.format.io.FileIO;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
@@ -7,6 +8,7 @@ import io.floe.format.manifest.ManifestLists;
 import io.floe.format.manifest.ManifestReader;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.spark.util.SparkExceptions;
 import java.util.List;
 
 /**
@@ -19,8 +21,8 @@ public record MetadataTableSource(String tableName, FileIO io, TableMetadata met
   /** The manifests listed by a snapshot's manifest list. */
   List<ManifestFile> manifests(Snapshot snap) {
     if (snap.manifestListLocation() == null) {
-      throw new UnsupportedOperationException("Cannot read metadata tables of " + tableName + ": snapshot "
-          + snap.snapshotId() + " is a v1 snapshot without a manifest list; rewrite the table's manifests "
+      throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot read metadata tables of " + tableName
+          + ": snapshot " + snap.snapshotId() + " is a v1 snapshot without a manifest list; rewrite the table's manifests "
           + "(CALL system.rewrite_manifests) to give it one");
     }
     return ManifestLists.read(io.newInputFile(snap.manifestListLocation()));

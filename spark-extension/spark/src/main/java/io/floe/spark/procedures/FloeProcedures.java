@@ -1,5 +1,7 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.ProcedureErrors;
+import io.floe.spark.util.SparkExceptions;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,10 +42,11 @@ public final class FloeProcedures {
   public static UnboundProcedure load(CatalogAccess catalog, Identifier ident) {
     Function<CatalogAccess, UnboundProcedure> factory = isSystem(ident.namespace()) ? PROCEDURES.get(ident.name()) : null;
     if (factory == null) {
-      throw new IllegalArgumentException("Unknown procedure " + catalog.name() + "."
-          + String.join(".", ident.namespace()) + (ident.namespace().length > 0 ? "." : "") + ident.name()
+      String name = catalog.name() + "." + String.join(".", ident.namespace())
+          + (ident.namespace().length > 0 ? "." : "") + ident.name();
+      throw SparkExceptions.thrown(ProcedureErrors.notFound(name, "Unknown procedure " + name
           + ": Floe's procedures are " + catalog.name() + "." + NAMESPACE + ".{"
-          + String.join(", ", PROCEDURES.keySet()) + "}");
+          + String.join(", ", PROCEDURES.keySet()) + "}"));
     }
     return factory.apply(catalog);
   }

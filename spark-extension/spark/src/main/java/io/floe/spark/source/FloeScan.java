@@ -1,5 +1,6 @@
 package io.floe.spark.source;
 
+import io.floe.format.OptionErrors;
 import io.floe.format.expr.Evaluator;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
@@ -15,6 +16,7 @@ import io.floe.format.scan.TableScan;
 import io.floe.format.table.TableView;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Types;
+import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.util.SparkSchemas;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -377,8 +379,8 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
       }
       return parsed;
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("Invalid " + source + " of table " + table.name() + ": '" + value
-          + "' (expected a positive number of bytes)");
+      throw SparkExceptions.thrown(OptionErrors.invalidOption(source, value, "Invalid " + source + " of table "
+          + table.name() + ": '" + value + "' (expected a positive number of bytes)"));
     }
   }
 

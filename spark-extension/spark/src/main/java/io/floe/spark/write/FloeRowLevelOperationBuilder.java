@@ -1,7 +1,10 @@
 package io.floe.spark.write;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.OptionErrors;
 import io.floe.format.commit.IsolationLevel;
 import io.floe.format.table.TableView;
+import io.floe.spark.util.SparkExceptions;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.connector.write.RowLevelOperation;
@@ -28,8 +31,9 @@ public final class FloeRowLevelOperationBuilder implements RowLevelOperationBuil
   @Override
   public RowLevelOperation build() {
     if (table.isTimeTravel()) {
-      throw new IllegalArgumentException("Cannot " + info.command() + " table " + table.name()
-          + " at a past snapshot (time travel)");
+      throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot " + info.command() + " table "
+          + table.name() + " at a past snapshot (time travel): run it on the table without VERSION AS OF / TIMESTAMP"
+          + " AS OF");
     }
     Map<String, String> props = table.metadata().properties();
     String command = info.command().name().toLowerCase(Locale.ROOT);
@@ -53,8 +57,9 @@ public final class FloeRowLevelOperationBuilder implements RowLevelOperationBuil
       case MERGE_ON_READ:
         return true;
       default:
-        throw new IllegalArgumentException("Invalid table property " + key + " of table " + table.name() + ": '"
-            + value + "' (valid values: " + COPY_ON_WRITE + ", " + MERGE_ON_READ + ")");
+        throw SparkExceptions.thrown(OptionErrors.invalidProperty(table.name(), key, "Invalid table property " + key
+            + " of table " + table.name() + ": '" + value + "' (valid values: " + COPY_ON_WRITE + ", " + MERGE_ON_READ
+            + ")"));
     }
   }
 }

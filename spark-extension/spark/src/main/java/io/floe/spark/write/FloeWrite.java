@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.OptionErrors;
 import io.floe.format.expr.Expression;
 import io.floe.format.metadata.NullOrder;
 import io.floe.format.metadata.SortField;
@@ -10,6 +11,7 @@ import io.floe.format.partition.Transform;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
+import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.util.SparkSchemas;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -112,8 +114,8 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
       case "range":
         return DistributionMode.RANGE;
       default:
-        throw new IllegalArgumentException("Invalid " + source + " of table " + target.name() + ": '" + value
-            + "' (valid values: none, hash, range)");
+        throw SparkExceptions.thrown(OptionErrors.invalidOption(source, value, "Invalid " + source + " of table "
+            + target.name() + ": '" + value + "' (valid values: none, hash, range)"));
     }
   }
 
@@ -343,8 +345,8 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException("Invalid " + source + " of table " + target.name() + ": '" + value
-        + "' (expected a positive number of bytes)");
+    throw SparkExceptions.thrown(OptionErrors.invalidOption(source, value, "Invalid " + source + " of table "
+        + target.name() + ": '" + value + "' (expected a positive number of bytes)"));
   }
 
   @Override
