@@ -1,5 +1,8 @@
 package io.floe.format.commit;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.SchemaErrors;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
@@ -68,7 +71,7 @@ public final class PartitionSpecUpdate {
     Types.NestedField source = resolveColumn(term, what);
     Transform transform = transformFor(term, what);
     if (!transform.canTransform(source.type())) {
-      throw new IllegalArgumentException(what + ": transform " + transform + " cannot be applied to column "
+      throw SchemaErrors.invalidPartitioning(null, what + ": transform " + transform + " cannot be applied to column "
           + source.name() + " of type " + source.type());
     }
     List<Field> current = new ArrayList<>(fields);
@@ -78,11 +81,11 @@ public final class PartitionSpecUpdate {
         continue;
       }
       if (f.transform.toString().equals(transform.toString())) {
-        throw new IllegalArgumentException(what + ": the table is already partitioned by it, as field "
+        throw SchemaErrors.invalidPartitioning(null, what + ": the table is already partitioned by it, as field "
             + describe(f));
       }
       if (TIME_TRANSFORMS.contains(f.transform.toString()) && TIME_TRANSFORMS.contains(transform.toString())) {
-        throw new IllegalArgumentException(what + ": it is redundant with field " + describe(f)
+        throw SchemaErrors.invalidPartitioning(null, what + ": it is redundant with field " + describe(f)
             + "; replace that field instead: ALTER TABLE " + table + " REPLACE PARTITION FIELD " + f.name
             + " WITH " + term);
       }
@@ -119,7 +122,8 @@ public final class PartitionSpecUpdate {
       if (folded.size() == 1) {
         return folded.get(0);
       }
-      throw new IllegalArgumentException(what + ": the table has no partition field with this name or identity "
+      throw SchemaErrors.invalidPartitioning(null,
+          what + ": the table has no partition field with this name or identity "
           + "column; its partition fields are " + describe(base.spec(), schema));
     }
     Types.NestedField source = resolveColumn(term, what);
@@ -129,7 +133,8 @@ public final class PartitionSpecUpdate {
         return f;
       }
     }
-    throw new IllegalArgumentException(what + ": the table is not partitioned by it; its partition fields are "
+    throw SchemaErrors.invalidPartitioning(null,
+        what + ": the table is not partitioned by it; its partition fields are "
         + describe(base.spec(), schema));
   }
 
@@ -187,16 +192,17 @@ public final class PartitionSpecUpdate {
 
   private void checkName(String name, Types.NestedField source, Transform transform, String what) {
     if (name.isEmpty()) {
-      throw new IllegalArgumentException(what + ": a partition field name cannot be empty");
+      throw SchemaErrors.invalidPartitioning(null, what + ": a partition field name cannot be empty");
     }
     Types.NestedField column = schema.findField(name);
     if (column != null && !(transform.isIdentity() && column.fieldId() == source.fieldId())) {
-      throw new IllegalArgumentException(what + ": name " + name + " is a column of the table; only an identity "
+      throw SchemaErrors.invalidPartitioning(null,
+          what + ": name " + name + " is a column of the table; only an identity "
           + "field of that column may use it. Choose another name with AS <name>");
     }
     for (Field f : added) {
       if (f.name.equals(name)) {
-        throw new IllegalArgumentException(what + ": duplicate partition field name " + name);
+        throw SchemaErrors.invalidPartitioning(null, what + ": duplicate partition field name " + name);
       }
     }
     for (Field f : fields) {
@@ -207,7 +213,7 @@ public final class PartitionSpecUpdate {
         // a dropped field keeps its id (a void field in v1); it gives up its name, as in Iceberg
         f.name = name + "_" + f.fieldId;
       } else {
-        throw new IllegalArgumentException(what + ": duplicate partition field name " + name
+        throw SchemaErrors.invalidPartitioning(null, what + ": duplicate partition field name " + name
             + ", already used by field " + describe(f) + ". Choose another name with AS <name>");
       }
     }
@@ -234,11 +240,13 @@ public final class PartitionSpecUpdate {
   private Types.NestedField resolveColumn(TransformTerm term, String what) {
     Types.NestedField column = findColumn(term);
     if (column == null) {
-      throw new IllegalArgumentException(what + ": column " + term.columnName() + " does not exist; the table's "
+      throw SchemaErrors.columnNotFound(term.columnName(),
+          what + ": column " + term.columnName() + " does not exist; the table's "
           + "columns are " + schema.columns().stream().map(Types.NestedField::name).collect(Collectors.joining(", ")));
     }
     if (term.columnParts().size() > 1) {
-      throw new IllegalArgumentException(what + ": column " + term.columnName() + " is nested; Floe partitions "
+      throw SchemaErrors.invalidPartitioning(null,
+          what + ": column " + term.columnName() + " is nested; Floe partitions "
           + "by top-level columns only");
     }
     return column;
@@ -248,7 +256,7 @@ public final class PartitionSpecUpdate {
     try {
       return term.toTransform();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
+      throw FloeException.prefixed(what + ": ", e, ErrorClass.FLOE_PARTITIONING_INVALID);
     }
   }
 

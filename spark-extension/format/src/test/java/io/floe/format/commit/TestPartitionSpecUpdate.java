@@ -4,6 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
 import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
@@ -93,7 +95,9 @@ public class TestPartitionSpecUpdate {
   }
 
   private static void assertError(TableMetadata base, UnaryOperator<PartitionSpecUpdate> change, String expected) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> evolve(base, change));
+    FloeException e = assertThrows(FloeException.class, () -> evolve(base, change));
+    assertTrue(e.errorClass().name(), e.errorClass() == ErrorClass.FLOE_PARTITIONING_INVALID
+        || e.errorClass() == ErrorClass.FLOE_COLUMN_NOT_FOUND);
     assertTrue(e.getMessage(), e.getMessage().contains(expected));
   }
 }
