@@ -32,7 +32,7 @@ final class AncestorsOfProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     TableMetadata metadata = loadTable(ident).current();
     Long snapshotId = optionalLong(args, 1);

@@ -33,7 +33,7 @@ final class CherrypickSnapshotProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     long snapshotId = requiredLong(args, 1, "snapshot_id");
     Snapshot current;

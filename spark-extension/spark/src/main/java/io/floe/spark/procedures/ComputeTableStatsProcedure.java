@@ -47,7 +47,7 @@ final class ComputeTableStatsProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     String table = tableName(ident);
     Long snapshotId = optionalLong(args, 1);

@@ -48,7 +48,7 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     String table = tableName(ident);
     FileSystemTableOperations ops = loadTable(ident);

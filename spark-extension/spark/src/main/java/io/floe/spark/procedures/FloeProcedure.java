@@ -74,6 +74,22 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
     return false;
   }
 
+  /**
+   * Runs the procedure ({@link #run}); a Floe error that escapes it (a commit conflict, a file that
+   * cannot be read, a catalog refusal) reaches the caller as a classed AnalysisException.
+   */
+  @Override
+  public final Iterator<Scan> call(InternalRow args) {
+    try {
+      return run(args);
+    } catch (FloeException e) {
+      throw SparkExceptions.thrown(e);
+    }
+  }
+
+  /** The procedure itself, with its arguments in {@link #parameters()} order. */
+  abstract Iterator<Scan> run(InternalRow args);
+
   CatalogAccess catalog() {
     return catalog;
   }

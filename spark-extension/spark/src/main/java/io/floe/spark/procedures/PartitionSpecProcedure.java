@@ -35,7 +35,7 @@ abstract class PartitionSpecProcedure extends FloeProcedure {
   abstract void evolve(PartitionSpecUpdate update, InternalRow args);
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     String tableArg = requiredString(args, 0, "table");
     TableIdentifier ident = resolveTable(tableArg);
     String table = tableName(ident);

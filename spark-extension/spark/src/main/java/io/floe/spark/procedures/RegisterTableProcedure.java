@@ -37,7 +37,7 @@ final class RegisterTableProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     String metadataFile = requiredString(args, 1, "metadata_file");
     TableMetadata metadata;

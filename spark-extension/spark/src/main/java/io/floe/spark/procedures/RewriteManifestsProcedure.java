@@ -35,7 +35,7 @@ final class RewriteManifestsProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     Integer specId = optionalInt(args, 2);
     FileSystemTableOperations ops = loadTable(ident);

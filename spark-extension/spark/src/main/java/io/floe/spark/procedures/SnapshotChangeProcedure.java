@@ -34,7 +34,7 @@ abstract class SnapshotChangeProcedure extends FloeProcedure {
   void checkArguments(InternalRow args) {}
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     String table = tableName(ident);
     checkArguments(args);
