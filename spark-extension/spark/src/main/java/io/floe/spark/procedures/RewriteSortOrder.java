@@ -1,5 +1,8 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.SchemaErrors;
 import io.floe.format.metadata.NullOrder;
 import io.floe.format.metadata.SortDirection;
 import io.floe.format.metadata.SortField;
@@ -32,18 +35,18 @@ final class RewriteSortOrder {
   /** The columns of {@code text}, each checked against {@code schema}. */
   static List<Column> parse(String text, Schema schema, String describe) {
     if (ZORDER.matcher(text).matches()) {
-      throw new IllegalArgumentException(describe + ": sort_order '" + text.trim() + "' asks for a z-order, which "
-          + "Floe does not support; sort by columns instead, e.g. sort_order => 'a, b'");
+      throw SchemaErrors.invalidSortOrder(null, describe + ": sort_order '" + text.trim() + "' asks for a z-order, "
+          + "which Floe does not support; sort by columns instead, e.g. sort_order => 'a, b'");
     }
     List<Column> out = new ArrayList<>();
     for (String item : splitTopLevel(text, describe)) {
       List<String> words = words(item.trim(), describe);
       if (!words.isEmpty() && words.get(0).indexOf('(') >= 0 && !words.get(0).startsWith("`")) {
-        throw new IllegalArgumentException(describe + ": invalid sort_order term '" + item.trim()
+        throw SchemaErrors.invalidSortOrder(null, describe + ": invalid sort_order term '" + item.trim()
             + "': sorting by a transform or expression is not supported; name table columns");
       }
       if (words.isEmpty() || words.size() > 4) {
-        throw new IllegalArgumentException(describe + ": invalid sort_order term '" + item.trim()
+        throw SchemaErrors.invalidSortOrder(null, describe + ": invalid sort_order term '" + item.trim()
             + "' (expected: column [ASC|DESC] [NULLS FIRST|NULLS LAST])");
       }
       boolean desc = false;
@@ -58,7 +61,7 @@ final class RewriteSortOrder {
           && List.of("FIRST", "LAST").contains(words.get(i + 1).toUpperCase(Locale.ROOT))) {
         nullsFirst = words.get(i + 1).equalsIgnoreCase("FIRST");
       } else if (remaining != 0) {
-        throw new IllegalArgumentException(describe + ": invalid sort_order term '" + item.trim()
+        throw SchemaErrors.invalidSortOrder(null, describe + ": invalid sort_order term '" + item.trim()
             + "' (expected: column [ASC|DESC] [NULLS FIRST|NULLS LAST])");
       }
       checkColumn(schema, words.get(0), describe);
@@ -73,7 +76,8 @@ final class RewriteSortOrder {
     try {
       parts = CollectionConverters.asJava(UnresolvedAttribute$.MODULE$.parseAttributeName(name));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException(describe + ": invalid column name '" + name + "' in sort_order", e);
+      throw FloeException.reworded(e, ErrorClass.FLOE_SORT_ORDER_INVALID,
+          describe + ": invalid column name '" + name + "' in sort_order");
     }
     Types.StructType struct = schema.asStruct();
     for (int i = 0; i < parts.size(); i++) {
@@ -86,7 +90,7 @@ final class RewriteSortOrder {
       }
       boolean last = i == parts.size() - 1;
       if (found == null || (!last && found.type().typeId() != Type.TypeID.STRUCT)) {
-        throw new IllegalArgumentException(describe + ": sort_order column " + name + " does not exist; the "
+        throw SchemaErrors.columnNotFound(name, describe + ": sort_order column " + name + " does not exist; the "
             + "table's columns are " + schema.columns().stream().map(Types.NestedField::name)
                 .collect(Collectors.joining(", ")));
       }
@@ -99,14 +103,14 @@ final class RewriteSortOrder {
   /** The table's sort order; identity fields only (other transforms need an explicit sort_order). */
   static List<Column> of(TableMetadata metadata, String describe) {
     if (metadata.sortOrder() == null || metadata.sortOrder().isUnsorted()) {
-      throw new IllegalArgumentException(describe + ": strategy 'sort' needs a sort order: pass sort_order => "
+      throw SchemaErrors.invalidSortOrder(null, describe + ": strategy 'sort' needs a sort order: pass sort_order => "
           + "'col [ASC|DESC] [NULLS FIRST|LAST], ...' or set one with ALTER TABLE ... WRITE ORDERED BY");
     }
     List<Column> out = new ArrayList<>();
     for (SortField f : metadata.sortOrder().fields()) {
       String name = metadata.schema().findColumnName(f.sourceId());
       if (name == null || !f.transform().isIdentity()) {
-        throw new IllegalArgumentException(describe + ": the table's sort order field " + f + " is not a plain "
+        throw SchemaErrors.invalidSortOrder(null, describe + ": the table's sort order field " + f + " is not a plain "
             + "column; pass sort_order explicitly");
       }
       out.add(column("`" + name.replace("`", "``") + "`", f.direction() == SortDirection.DESC,
@@ -140,7 +144,7 @@ final class RewriteSortOrder {
       }
     }
     if (quoted) {
-      throw new IllegalArgumentException(describe + ": unclosed backquote in sort_order '" + text + "'");
+      throw SchemaErrors.invalidSortOrder(null, describe + ": unclosed backquote in sort_order '" + text + "'");
     }
     parts.add(current.toString());
     return parts;
