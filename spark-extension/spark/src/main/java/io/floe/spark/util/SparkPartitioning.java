@@ -1,5 +1,8 @@
 package io.floe.spark.util;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.SchemaErrors;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.partition.Transform;
@@ -31,7 +34,7 @@ public final class SparkPartitioning {
       String name = t.name().toLowerCase(Locale.ROOT);
       NamedReference[] refs = t.references();
       if (refs.length != 1) {
-        throw new IllegalArgumentException("Unsupported partition transform: " + t.describe()
+        throw SchemaErrors.invalidPartitioning(t.describe(), "Unsupported partition transform: " + t.describe()
             + " (a transform must reference exactly one column)");
       }
       String column = String.join(".", refs[0].fieldNames());
@@ -40,7 +43,7 @@ public final class SparkPartitioning {
       io.floe.format.types.Type sourceType = schema.findField(column).type();
       if (!transform.canTransform(sourceType)) {
         String typeName = SparkSchemas.convert(sourceType).catalogString();
-        throw new IllegalArgumentException("Cannot partition by " + t.describe() + ": "
+        throw SchemaErrors.invalidPartitioning(t.describe(), "Cannot partition by " + t.describe() + ": "
             + (sourceType.isPrimitiveType()
                 ? "transform " + name + " does not accept column " + column + " of type " + typeName
                 : "column " + column + " has type " + typeName + "; partition by a column of a primitive type"));
@@ -48,7 +51,8 @@ public final class SparkPartitioning {
       String fieldName = defaultFieldName(schema, column, transform);
       String previous = fieldNames.putIfAbsent(fieldName, t.describe());
       if (previous != null) {
-        throw new IllegalArgumentException("Cannot partition by " + t.describe() + " on column " + column
+        throw SchemaErrors.invalidPartitioning(t.describe(),
+            "Cannot partition by " + t.describe() + " on column " + column
             + ": its partition field name " + fieldName + " is already used by " + previous
             + (previous.equals(t.describe()) ? " (the same transform is listed twice)" : ""));
       }
@@ -68,12 +72,12 @@ public final class SparkPartitioning {
     try {
       boolean hasWidth = name.equals("bucket") || name.equals("truncate");
       transform = TransformTerm.transformFor(name, hasWidth ? intArgument(t) : null);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot partition by " + t.describe() + " on column " + column + ": "
-          + e.getMessage(), e);
+    } catch (IllegalArgumentException | FloeException e) {
+      throw FloeException.prefixed("Cannot partition by " + t.describe() + " on column " + column + ": ", e,
+          ErrorClass.FLOE_PARTITIONING_INVALID);
     }
     if (transform == null) {
-      throw new IllegalArgumentException("Unsupported partition transform: " + t.describe()
+      throw SchemaErrors.invalidPartitioning(t.describe(), "Unsupported partition transform: " + t.describe()
           + " (supported: identity, bucket, truncate, years, months, days, hours)");
     }
     return transform;
@@ -83,7 +87,7 @@ public final class SparkPartitioning {
   private static void checkSourceColumn(Schema schema, String column,
       org.apache.spark.sql.connector.expressions.Transform t) {
     if (schema.findField(column) == null) {
-      throw new IllegalArgumentException("Cannot partition by " + t.describe() + ": column " + column
+      throw SchemaErrors.invalidPartitioning(t.describe(), "Cannot partition by " + t.describe() + ": column " + column
           + " does not exist in the table schema");
     }
     for (int dot = column.indexOf('.'); dot >= 0; dot = column.indexOf('.', dot + 1)) {
@@ -91,7 +95,8 @@ public final class SparkPartitioning {
       io.floe.format.types.Types.NestedField field = schema.findField(parent);
       io.floe.format.types.Type.TypeID kind = field == null ? null : field.type().typeId();
       if (kind == io.floe.format.types.Type.TypeID.LIST || kind == io.floe.format.types.Type.TypeID.MAP) {
-        throw new IllegalArgumentException("Cannot partition by " + t.describe() + ": column " + column
+        throw SchemaErrors.invalidPartitioning(t.describe(),
+            "Cannot partition by " + t.describe() + ": column " + column
             + " is inside the " + (kind == io.floe.format.types.Type.TypeID.LIST ? "array " : "map ") + parent
             + "; a partition source column must be top-level or inside structs only");
       }
@@ -106,11 +111,12 @@ public final class SparkPartitioning {
             || v instanceof Long && (Long) v == ((Long) v).intValue()) {
           return ((Number) v).intValue();
         }
-        throw new IllegalArgumentException("Invalid partition transform " + t.describe()
+        throw SchemaErrors.invalidPartitioning(t.describe(), "Invalid partition transform " + t.describe()
             + ": expected an integer argument, got " + arg.describe());
       }
     }
-    throw new IllegalArgumentException("Invalid partition transform " + t.describe() + ": missing integer argument");
+    throw SchemaErrors.invalidPartitioning(t.describe(),
+        "Invalid partition transform " + t.describe() + ": missing integer argument");
   }
 
   public static org.apache.spark.sql.connector.expressions.Transform[] toSpark(PartitionSpec spec) {

@@ -1,5 +1,7 @@
 package io.floe.spark.util;
 
+import io.floe.format.FloeException;
+import io.floe.format.SchemaErrors;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
@@ -230,7 +232,8 @@ public final class SparkSchemas {
       return map.valueContainsNull()
           ? Types.MapType.ofOptional(keyId, valueId, key, value) : Types.MapType.ofRequired(keyId, valueId, key, value);
     }
-    throw new IllegalArgumentException("unsupported type " + type.catalogString() + " for column " + column
+    throw SchemaErrors.unsupportedType(column, type.catalogString(), "unsupported type " + type.catalogString()
+        + " for column " + column
         + " (Floe stores boolean, tinyint, smallint, int, bigint, float, double, decimal, date, timestamp,"
         + " timestamp_ntz, string, binary, and struct, array and map of these)");
   }
@@ -267,8 +270,8 @@ public final class SparkSchemas {
     }
   }
 
-  private static IllegalArgumentException charVarchar(String type, String column) {
-    return new IllegalArgumentException("unsupported type " + type + " for column " + column
+  private static FloeException charVarchar(String type, String column) {
+    return SchemaErrors.unsupportedType(column, type, "unsupported type " + type + " for column " + column
         + ": Iceberg strings have no length, so Floe could not enforce it. Declare the column STRING (in a "
         + "query, CAST it AS STRING), or set " + CHAR_VARCHAR_AS_STRING + "=true to have Spark treat CHAR and "
         + "VARCHAR as STRING");

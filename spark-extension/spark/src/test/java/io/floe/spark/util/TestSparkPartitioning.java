@@ -3,6 +3,7 @@ package io.floe.spark.util;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 
+import io.floe.format.FloeException;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
@@ -52,7 +53,7 @@ public class TestSparkPartitioning {
   }
 
   private static String error(Transform... transforms) {
-    return assertThrows(IllegalArgumentException.class, () -> SparkPartitioning.toSpec(SCHEMA, transforms))
+    return assertThrows(FloeException.class, () -> SparkPartitioning.toSpec(SCHEMA, transforms))
         .getMessage();
   }
 
