@@ -1,5 +1,7 @@
 package io.floe.format.catalog;
 
+import io.floe.format.FloeFormatException;
+import io.floe.format.ProcedureErrors;
 import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.FileSystemTableOperations;
@@ -381,18 +383,18 @@ public final class FileSystemCatalog {
       exists = false;
     }
     if (!exists) {
-      throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile
+      throw new FloeFormatException("Cannot register table " + ident + " from " + metadataFile
           + ": the file does not exist or cannot be read");
     }
     TableMetadata metadata;
     try {
       metadata = TableMetadataParser.read(io, metadataFile);
     } catch (UncheckedIOException e) {
-      throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile
+      throw new FloeFormatException("Cannot register table " + ident + " from " + metadataFile
           + ": the file cannot be read (" + e.getClass().getSimpleName() + ")", e);
     } catch (IllegalArgumentException e) {
       // the parser's messages name the file and the problem, never the file's contents
-      throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile + ": "
+      throw new FloeFormatException("Cannot register table " + ident + " from " + metadataFile + ": "
           + e.getMessage() + " (pass the location of a table's metadata/*.metadata.json file)", e);
     }
     TableLocations.checkRegistered(io, warehouse, tableLocation(ident), metadata, ident.toString());
@@ -418,8 +420,8 @@ public final class FileSystemCatalog {
     String folder = parent.substring(parent.lastIndexOf('/') + 1);
     boolean metadataName = name.endsWith(".metadata.json") || name.endsWith(".metadata.json.gz");
     if (!metadataName || !folder.equals("metadata") || Locations.canonical(path) == null) {
-      throw new IllegalArgumentException("Cannot register table " + ident + " from " + metadataFile
-          + ": expected the location of a table's metadata file, <table location>/metadata/<name>.metadata.json"
+      throw ProcedureErrors.invalidArgument("register_table", "metadata_file", "Cannot register table " + ident
+          + " from " + metadataFile + ": expected the location of a table's metadata file, <table location>/metadata/<name>.metadata.json"
           + " (for example .../metadata/v3.metadata.json or .../metadata/00003-<uuid>.metadata.json)");
     }
   }

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import io.floe.format.FloeException;
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.io.LocalFileIO;
@@ -249,7 +250,7 @@ public class TestFileSystemCatalog {
       try {
         catalog.registerTable(TableIdentifier.of(List.of("j"), "x"), file);
         fail("must be refused: " + file);
-      } catch (IllegalArgumentException e) {
+      } catch (FloeException e) {
         assertFalse(e.getMessage(), e.getMessage().contains("secret"));
         assertTrue(e.getMessage(), e.getMessage().contains("metadata"));
       }
