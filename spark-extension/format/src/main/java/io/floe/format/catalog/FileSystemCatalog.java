@@ -392,7 +392,7 @@ public final class FileSystemCatalog {
     } catch (UncheckedIOException e) {
       throw new FloeFormatException("Cannot register table " + ident + " from " + metadataFile
           + ": the file cannot be read (" + e.getClass().getSimpleName() + ")", e);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | FloeFormatException e) {
       // the parser's messages name the file and the problem, never the file's contents
       throw new FloeFormatException("Cannot register table " + ident + " from " + metadataFile + ": "
           + e.getMessage() + " (pass the location of a table's metadata/*.metadata.json file)", e);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.floe.format.FloeFormatException;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.InputFile;
 import io.floe.format.io.OutputFile;
@@ -246,8 +247,9 @@ public final class TableMetadataParser {
     return fromJson(null, json);
   }
 
-  private static IllegalArgumentException error(String location, String problem, Exception cause) {
-    return new IllegalArgumentException("Cannot parse metadata file " + location + ": " + problem, cause);
+  /** A metadata file that is not valid metadata: a corrupt file (FLOE_FILE_INVALID) naming it. */
+  private static FloeFormatException error(String location, String problem, Exception cause) {
+    return new FloeFormatException("Cannot parse metadata file " + location + ": " + problem, cause);
   }
 
   private static boolean isGzip(String location) {

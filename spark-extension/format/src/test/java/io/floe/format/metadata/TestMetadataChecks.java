@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.floe.format.FloeFormatException;
 import io.floe.format.util.JsonUtil;
 import java.util.function.Consumer;
 import org.junit.Test;
@@ -33,7 +34,7 @@ public class TestMetadataChecks {
     try {
       TableMetadataParser.fromJson("f.json", json);
       fail("expected an error containing: " + expected);
-    } catch (IllegalArgumentException e) {
+    } catch (FloeFormatException e) {
       assertTrue("message was: " + e.getMessage(), e.getMessage().contains("Invalid table metadata: " + expected));
     }
   }

@@ -12,6 +12,7 @@ import static org.junit.Assert.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.floe.format.FloeFormatException;
 import io.floe.format.io.LocalFileIO;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
@@ -401,7 +402,7 @@ public class TestTableMetadataParser {
     try {
       TableMetadataParser.fromJson(location, json);
       fail("expected an error containing: " + expected);
-    } catch (IllegalArgumentException e) {
+    } catch (FloeFormatException e) {
       assertTrue("message was: " + e.getMessage(), e.getMessage().contains(expected));
       assertTrue("message names the file: " + e.getMessage(),
           e.getMessage().startsWith("Cannot parse metadata file " + location + ": "));
