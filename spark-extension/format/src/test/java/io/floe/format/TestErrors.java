@@ -66,7 +66,8 @@ public class TestErrors {
 
     FloeException missing = SchemaErrors.columnNotFound("table db.t", "nope", List.of("id", "name"));
     assertEquals(ErrorClass.FLOE_COLUMN_NOT_FOUND, missing.errorClass());
-    assertTrue(missing.getMessage(), missing.getMessage().contains("'nope'") && missing.getMessage().contains("id, name"));
+    assertTrue(missing.getMessage(), missing.getMessage().contains("'nope'"));
+    assertTrue(missing.getMessage(), missing.getMessage().contains("id, name"));
   }
 
   @Test

@@ -421,7 +421,8 @@ public final class FileSystemCatalog {
     boolean metadataName = name.endsWith(".metadata.json") || name.endsWith(".metadata.json.gz");
     if (!metadataName || !folder.equals("metadata") || Locations.canonical(path) == null) {
       throw ProcedureErrors.invalidArgument("register_table", "metadata_file", "Cannot register table " + ident
-          + " from " + metadataFile + ": expected the location of a table's metadata file, <table location>/metadata/<name>.metadata.json"
+          + " from " + metadataFile
+          + ": expected the location of a table's metadata file, <table location>/metadata/<name>.metadata.json"
           + " (for example .../metadata/v3.metadata.json or .../metadata/00003-<uuid>.metadata.json)");
     }
   }

@@ -22,7 +22,8 @@ public record MetadataTableSource(String tableName, FileIO io, TableMetadata met
   List<ManifestFile> manifests(Snapshot snap) {
     if (snap.manifestListLocation() == null) {
       throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot read metadata tables of " + tableName
-          + ": snapshot " + snap.snapshotId() + " is a v1 snapshot without a manifest list; rewrite the table's manifests "
+          + ": snapshot " + snap.snapshotId()
+          + " is a v1 snapshot without a manifest list; rewrite the table's manifests "
           + "(CALL system.rewrite_manifests) to give it one");
     }
     return ManifestLists.read(io.newInputFile(snap.manifestListLocation()));

@@ -89,7 +89,8 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
       throw refused("Cannot run " + qualifiedName() + " on " + table + ": ", e);
     } catch (IllegalStateException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Refusing to delete")) {
-        throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Refusing to run " + qualifiedName() + " on " + table + "; the table was not changed and "
+        throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Refusing to run " + qualifiedName() + " on " + table
+            + "; the table was not changed and "
             + "nothing was deleted. " + e.getMessage());
       }
       throw e;

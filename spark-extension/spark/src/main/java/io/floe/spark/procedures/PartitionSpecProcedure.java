@@ -56,7 +56,8 @@ abstract class PartitionSpecProcedure extends FloeProcedure {
     try {
       return TransformTerm.parse(text);
     } catch (SqlSyntaxException e) {
-      throw argumentError(parameter, "Invalid " + parameter + " argument of " + qualifiedName() + ": " + e.getMessage());
+      throw argumentError(parameter, "Invalid " + parameter + " argument of " + qualifiedName() + ": "
+          + e.getMessage());
     }
   }
 }

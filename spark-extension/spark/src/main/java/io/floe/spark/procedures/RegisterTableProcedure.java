@@ -45,7 +45,8 @@ final class RegisterTableProcedure extends FloeProcedure {
       metadata = catalog().formatCatalog().registerTable(ident, metadataFile).current();
     } catch (CatalogException e) {
       if (e.kind() == CatalogException.Kind.TABLE_EXISTS) {
-        throw userError(ErrorClass.FLOE_TABLE_ALREADY_EXISTS, "Cannot register table " + tableName(ident) + ": a table with that name already exists "
+        throw userError(ErrorClass.FLOE_TABLE_ALREADY_EXISTS, "Cannot register table " + tableName(ident)
+            + ": a table with that name already exists "
             + "(drop it first or register under another name)");
       }
       throw refused("Cannot register table " + tableName(ident) + ": ", e);

@@ -28,7 +28,8 @@ final class SetCurrentSnapshotProcedure extends SnapshotChangeProcedure {
     boolean hasId = !args.isNullAt(1);
     boolean hasRef = optionalString(args, 2) != null;
     if (hasId == hasRef) {
-      throw argumentError(hasId ? "ref" : "snapshot_id", "Cannot run " + qualifiedName() + ": give exactly one of the arguments snapshot_id and ref"
+      throw argumentError(hasId ? "ref" : "snapshot_id", "Cannot run " + qualifiedName()
+          + ": give exactly one of the arguments snapshot_id and ref"
           + (hasId ? " (both were given)" : ""));
     }
   }

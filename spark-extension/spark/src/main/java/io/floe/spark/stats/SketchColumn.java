@@ -1,5 +1,6 @@
 package io.floe.spark.stats;
 
+import io.floe.format.SchemaErrors;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
@@ -36,13 +37,14 @@ record SketchColumn(String name, int fieldId, Kind kind, int precision, int scal
     for (String name : requested) {
       Types.NestedField field = find(schema, name);
       if (field == null) {
-        throw new IllegalArgumentException("Cannot compute statistics of column " + name + " of table " + table
+        throw SchemaErrors.columnNotFound(name, "Cannot compute statistics of column " + name + " of table " + table
             + ": no such top-level column (columns: " + String.join(", ", names(schema)) + ")");
       }
       Kind kind = kind(field.type());
       if (kind == null) {
-        throw new IllegalArgumentException("Cannot compute statistics of column " + field.name() + " of table "
-            + table + ": type " + field.type() + " cannot be sketched (only primitive columns can)");
+        throw SchemaErrors.unsupportedType(field.name(), field.type().toString(), "Cannot compute statistics of column "
+            + field.name() + " of table " + table + ": type " + field.type()
+            + " cannot be sketched (only primitive columns can)");
       }
       if (out.stream().noneMatch(c -> c.fieldId() == field.fieldId())) {
         out.add(new SketchColumn(field.name(), field.fieldId(), kind, precision(field.type()), scale(field.type())));

@@ -1,5 +1,6 @@
 package io.floe.spark.stats;
 
+import io.floe.format.SnapshotErrors;
 import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.manifest.DataFile;
@@ -64,8 +65,9 @@ public final class TableStatistics {
     Snapshot snapshot = snapshotId == null ? metadata.currentSnapshot() : metadata.snapshot(snapshotId);
     if (snapshot == null) {
       if (snapshotId != null) {
-        throw new IllegalArgumentException("Cannot compute statistics of table " + target.tableName()
-            + ": snapshot " + snapshotId + " does not exist");
+        throw SnapshotErrors.snapshotNotFound(target.tableName(), String.valueOf(snapshotId),
+            "Cannot compute statistics of table " + target.tableName() + ": snapshot " + snapshotId
+                + " does not exist");
       }
       return null;
     }
