@@ -472,3 +472,22 @@ def pyiceberg_rows(table_location: str, columns: Iterable[str]) -> list[tuple[An
 def error_text(error: BaseException) -> str:
     """An exception's message with its Java cause chain (py4j errors carry it in str())."""
     return f"{type(error).__name__}: {error}"
+
+
+def error_condition(error: BaseException) -> tuple[str | None, str | None]:
+    """The error class and SQLSTATE a client sees: of a PySpark error, or of the first Spark
+    classed error (SparkThrowable) in a py4j error's Java cause chain; (None, None) if none."""
+    get_condition = getattr(error, "getCondition", None)
+    if callable(get_condition) and get_condition() is not None:
+        return get_condition(), error.getSqlState()  # type: ignore[attr-defined]
+    from py4j.java_gateway import is_instance_of
+    from pyspark import SparkContext
+
+    java = getattr(error, "java_exception", None)
+    while java is not None:
+        classed = is_instance_of(SparkContext._gateway, java, "org.apache.spark.SparkThrowable")
+        if classed and java.getCondition() is not None:
+            return str(java.getCondition()), str(java.getSqlState())
+        cause = java.getCause()
+        java = None if cause is None or cause.equals(java) else cause
+    return None, None

@@ -40,6 +40,7 @@ from row_level_tables import (
     create_table,
     current_snapshot,
     current_snapshot_id,
+    error_condition,
     error_text,
     interleave,
     location,
@@ -102,6 +103,7 @@ def _assert_clean_conflict(
     assert error is not None, "the conflicting statement committed"
     message = error_text(error)
     assert "ValidationException" in message, message
+    assert error_condition(error) == ("FLOE_CONCURRENT_CHANGE_CONFLICT", "40001"), message
     assert f"{namespace}.t" in message, message
     assert str(conflicting) in message, f"conflicting snapshot {conflicting} not named: {message}"
     assert current_snapshot_id(table_location) == conflicting

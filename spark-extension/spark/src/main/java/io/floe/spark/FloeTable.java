@@ -400,7 +400,11 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     }
     OverwriteFiles delete = new OverwriteFiles(ops).overwriteByRowFilter(filter);
     delete.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
-    delete.commit();
+    try {
+      delete.commit();
+    } catch (FloeException e) {
+      throw SparkExceptions.atRuntime(e);
+    }
   }
 
   // ---- metadata columns ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import io.floe.format.metadata.TableProperty;
 import java.io.FileNotFoundException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
@@ -122,6 +123,52 @@ public final class SparkExceptions {
       }
     }
     return null;
+  }
+
+  /**
+   * {@code e} as Spark shows an error that happens while a statement runs (not while it is
+   * analysed): a commit that lost every retry, a conflicting concurrent change, an unknown commit
+   * outcome. JDBC, PySpark and Spark Connect see its Floe error class and SQLSTATE; the format's
+   * exception stays its cause, so code that looks for the conflict's own type still finds it.
+   */
+  public static RuntimeException atRuntime(FloeException e) {
+    return new FloeRuntimeException(e);
+  }
+
+  /** A runtime error of a Floe error class; see {@link #atRuntime}. */
+  static final class FloeRuntimeException extends RuntimeException implements SparkThrowable {
+    private final ErrorClass errorClass;
+    private final Map<String, String> parameters;
+
+    FloeRuntimeException(FloeException cause) {
+      super("[" + cause.errorClass().name() + "] " + cause.getMessage() + " SQLSTATE: "
+          + cause.errorClass().sqlState(), cause);
+      this.errorClass = cause.errorClass();
+      Map<String, String> all = new LinkedHashMap<>();
+      all.put("message", cause.getMessage());
+      cause.parameters().forEach(all::putIfAbsent);
+      this.parameters = java.util.Collections.unmodifiableMap(all);
+    }
+
+    @Override
+    public String getCondition() {
+      return errorClass.name();
+    }
+
+    @Override
+    public String getSqlState() {
+      return errorClass.sqlState();
+    }
+
+    @Override
+    public Map<String, String> getMessageParameters() {
+      return parameters;
+    }
+
+    @Override
+    public String getDefaultMessageTemplate() {
+      return "<message>";
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.FloeException;
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.IsolationLevel;
@@ -13,6 +14,7 @@ import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.spark.source.QueryReads;
+import io.floe.spark.util.SparkExceptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -148,6 +150,8 @@ class FloeBatchWrite implements BatchWrite {
         deleteFiles(files.stream().map(DataFile::path).toList(), conf.value());
         throw e;
       }
+    } catch (FloeException e) {
+      throw SparkExceptions.atRuntime(e);
     } finally {
       deleteFiles(List.of(writeMarker(dataLocation(base), operationId)), conf.value());
     }

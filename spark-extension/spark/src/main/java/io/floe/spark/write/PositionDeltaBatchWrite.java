@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.FloeException;
 import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.IsolationLevel;
 import io.floe.format.commit.RowDelta;
@@ -11,6 +12,7 @@ import io.floe.format.scan.TableScan;
 import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeParquetReader;
 import io.floe.spark.source.FloeScan;
+import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -78,6 +80,8 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
     // the marker stays until the snapshot is published: orphan removal keeps the files it names
     try {
       commitFiles(messages);
+    } catch (FloeException e) {
+      throw SparkExceptions.atRuntime(e);
     } finally {
       FloeBatchWrite.deleteFiles(List.of(FloeBatchWrite.writeMarker(dataLocation, operationId)), conf.value());
     }

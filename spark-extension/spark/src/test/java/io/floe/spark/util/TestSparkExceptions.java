@@ -61,4 +61,19 @@ public class TestSparkExceptions {
     assertEquals("FLOE_TABLE_NOT_FOUND", e.getCondition());
     assertSame(inner, e.getCause().getCause());
   }
+
+  @Test
+  public void runtimeErrorsKeepTheFormatsExceptionAsCause() {
+    io.floe.format.commit.ValidationException conflict =
+        new io.floe.format.commit.ValidationException("Cannot commit to table floe.db.t: snapshot 7 deleted a file");
+    RuntimeException e = SparkExceptions.atRuntime(conflict);
+    org.apache.spark.SparkThrowable classed = (org.apache.spark.SparkThrowable) e;
+    assertEquals("FLOE_CONCURRENT_CHANGE_CONFLICT", classed.getCondition());
+    assertEquals("40001", classed.getSqlState());
+    assertEquals(conflict.getMessage(), classed.getMessageParameters().get("message"));
+    assertSame(conflict, e.getCause());
+    assertTrue(e.getMessage(), e.getMessage().startsWith("[FLOE_CONCURRENT_CHANGE_CONFLICT] Cannot commit to table"));
+    String json = SparkThrowableHelper.getMessage(e, ErrorMessageFormat.MINIMAL());
+    assertTrue(json, json.contains("\"errorClass\" : \"FLOE_CONCURRENT_CHANGE_CONFLICT\""));
+  }
 }
