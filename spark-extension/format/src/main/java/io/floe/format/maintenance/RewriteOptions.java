@@ -1,5 +1,7 @@
 package io.floe.format.maintenance;
 
+import io.floe.format.FloeException;
+import io.floe.format.OptionErrors;
 import io.floe.format.metadata.TableProperties;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +32,8 @@ public record RewriteOptions(long targetFileSize, long minFileSize, long maxFile
     for (Map.Entry<String, String> e : options.entrySet()) {
       String key = e.getKey().trim().toLowerCase(Locale.ROOT);
       if (!NAMES.contains(key)) {
-        throw new IllegalArgumentException(describe + ": unknown option '" + e.getKey() + "' (valid options: "
-            + String.join(", ", NAMES) + ")");
+        throw OptionErrors.invalidOption(e.getKey(), e.getValue(), describe + ": unknown option '" + e.getKey()
+            + "' (valid options: " + String.join(", ", NAMES) + ")");
       }
       given.put(key, e.getValue() == null ? null : e.getValue().trim());
     }
@@ -41,11 +43,12 @@ public record RewriteOptions(long targetFileSize, long minFileSize, long maxFile
     long min = p.nonNegativeLong("min-file-size-bytes", (long) (target * 0.75));
     long max = p.positiveLong("max-file-size-bytes", (long) (target * 1.8));
     if (min > target || max < target) {
-      throw new IllegalArgumentException(describe + ": options need min-file-size-bytes (" + min + ") <= "
-          + "target-file-size-bytes (" + target + ") <= max-file-size-bytes (" + max + ")");
+      throw OptionErrors.invalidOption("min-file-size-bytes", Long.toString(min), describe
+          + ": options need min-file-size-bytes (" + min + ") <= target-file-size-bytes (" + target
+          + ") <= max-file-size-bytes (" + max + ")");
     }
     if (p.bool("remove-dangling-deletes", false)) {
-      throw new IllegalArgumentException(describe + ": option remove-dangling-deletes=true is not supported; the "
+      throw OptionErrors.unsupported(describe + ": option remove-dangling-deletes=true is not supported; the "
           + "position deletes and deletion vectors of rewritten files are always removed with them");
     }
     return new RewriteOptions(target, min, max,
@@ -70,7 +73,8 @@ public record RewriteOptions(long targetFileSize, long minFileSize, long maxFile
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException(describe + ": invalid table property write.target-file-size-bytes='" + value
+    throw OptionErrors.invalidProperty(null, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, describe
+        + ": invalid table property write.target-file-size-bytes='" + value
         + "' (expected a positive number of bytes); fix it or pass option target-file-size-bytes");
   }
 
@@ -111,9 +115,9 @@ public record RewriteOptions(long targetFileSize, long minFileSize, long maxFile
       throw invalid(name, "true or false");
     }
 
-    private IllegalArgumentException invalid(String name, String expected) {
-      return new IllegalArgumentException(describe + ": invalid option " + name + "='" + given.get(name)
-          + "' (expected " + expected + ")");
+    private FloeException invalid(String name, String expected) {
+      return OptionErrors.invalidOption(name, given.get(name), describe + ": invalid option " + name + "='"
+          + given.get(name) + "' (expected " + expected + ")");
     }
   }
 }
