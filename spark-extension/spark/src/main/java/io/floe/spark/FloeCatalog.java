@@ -3,6 +3,7 @@ package io.floe.spark;
 import io.floe.format.ErrorClass;
 import io.floe.format.FloeException;
 import io.floe.format.OptionErrors;
+import io.floe.format.catalog.CatalogErrors;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.catalog.TableIdentifier;
@@ -91,11 +92,15 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   }
 
   private FileIO fileIO(String impl, String location) {
+    boolean unsafe = unsafeObjectStoreCommits();
     switch (impl.toLowerCase(Locale.ROOT)) {
       case "auto":
+        if (unsafe && !location.startsWith("file:")) {
+          return HadoopFileIO.withUnsafeObjectStoreCommits(hadoopConf);
+        }
         return HadoopFileIO.forLocation(location, hadoopConf);
       case "hadoop":
-        return new HadoopFileIO(hadoopConf);
+        return unsafe ? HadoopFileIO.withUnsafeObjectStoreCommits(hadoopConf) : new HadoopFileIO(hadoopConf);
       case "local":
         if (!location.startsWith("file:")) {
           throw SparkExceptions.thrown(OptionErrors.invalidOption(IO_IMPL, impl, "Invalid " + IO_IMPL
@@ -105,6 +110,25 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       default:
         throw SparkExceptions.thrown(OptionErrors.invalidOption(IO_IMPL, impl, "Invalid " + IO_IMPL + " '" + impl
             + "' for catalog " + name + ": use auto, local or hadoop"));
+    }
+  }
+
+  /**
+   * {@code object-store-commits}: {@code conditional-create} (default; commits on object stores are
+   * conditional writes) or {@code unsafe-rename} (copy-then-delete publish, which loses commits when
+   * writers race; for stores without conditional writes and one writer at a time).
+   */
+  private boolean unsafeObjectStoreCommits() {
+    String mode = catalogOptions.getOrDefault(CatalogErrors.OBJECT_STORE_COMMITS_OPTION, "conditional-create");
+    switch (mode.toLowerCase(Locale.ROOT)) {
+      case "conditional-create":
+        return false;
+      case "unsafe-rename":
+        return true;
+      default:
+        throw SparkExceptions.thrown(OptionErrors.invalidOption(CatalogErrors.OBJECT_STORE_COMMITS_OPTION, mode,
+            "Invalid " + CatalogErrors.OBJECT_STORE_COMMITS_OPTION + " '" + mode + "' for catalog " + name
+                + ": use conditional-create (safe, the default) or unsafe-rename"));
     }
   }
 

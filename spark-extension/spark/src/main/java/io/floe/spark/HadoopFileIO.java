@@ -1,5 +1,6 @@
 package io.floe.spark;
 
+import io.floe.format.catalog.CatalogErrors;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.FileInfo;
 import io.floe.format.io.InputFile;
@@ -14,6 +15,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -25,14 +27,55 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * FileIO over any Hadoop FileSystem (HDFS, S3A, ...). Versions are published with FileContext's
- * no-overwrite rename, which fails when the target exists (atomic on HDFS). Local warehouses use
- * {@link LocalFileIO}, whose hard-link publish is safe where a local rename would overwrite.
+ * no-overwrite rename, which fails when the target exists (atomic on HDFS). On object stores (S3A,
+ * ...), where a rename is a copy and a delete, they are written with the store's conditional create
+ * instead ({@link #createIfAbsent}: {@code createFile()} with {@value #CONDITIONAL_CREATE}, a PUT with
+ * {@code If-None-Match: *}), unless unsafe commits were allowed ({@link #withUnsafeObjectStoreCommits}).
+ * Local warehouses use {@link LocalFileIO}, whose hard-link publish is safe where a local rename would
+ * overwrite.
  */
 public final class HadoopFileIO implements FileIO, java.io.Serializable {
+  /** Hadoop's createFile() option for put-if-absent (HADOOP-19256, Hadoop 3.4.2). */
+  static final String CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite";
+  /** S3A's switch for conditional writes; S3A declares {@link #CONDITIONAL_CREATE} only while it is on. */
+  static final String S3A_CONDITIONAL_ENABLED = "fs.s3a.create.conditional.enabled";
+  /** S3A's createFile() option that skips the existence probes of a create. */
+  private static final String S3A_CREATE_PERFORMANCE = "fs.s3a.create.performance";
+  private static final java.util.Set<String> OBJECT_STORE_SCHEMES =
+      java.util.Set.of("s3a", "s3", "s3n", "gs", "oss", "cosn", "obs");
+  private static final int PRECONDITION_FAILED = 412;
+  private static final int NOT_IMPLEMENTED = 501;
+
   private final SerializableConfiguration conf;
+  private final boolean unsafeObjectStoreCommits;
 
   public HadoopFileIO(Configuration conf) {
+    this(conf, false);
+  }
+
+  private HadoopFileIO(Configuration conf, boolean unsafeObjectStoreCommits) {
     this.conf = new SerializableConfiguration(conf);
+    this.unsafeObjectStoreCommits = unsafeObjectStoreCommits;
+  }
+
+  /**
+   * A FileIO that publishes versions on object stores with rename (copy, then delete) as on HDFS.
+   * UNSAFE: two writers committing at once can both "win", and one commit is silently lost. Only for
+   * stores without conditional writes and a single writer at a time.
+   */
+  public static HadoopFileIO withUnsafeObjectStoreCommits(Configuration conf) {
+    return new HadoopFileIO(conf, true);
+  }
+
+  /** True for stores whose rename copies (S3 and the like): they need conditional creates to commit. */
+  static boolean isObjectStore(String location) {
+    String scheme = new Path(location).toUri().getScheme();
+    return scheme != null && OBJECT_STORE_SCHEMES.contains(scheme.toLowerCase(java.util.Locale.ROOT));
+  }
+
+  private static String store(Path path) {
+    java.net.URI uri = path.toUri();
+    return uri.getScheme() + "://" + (uri.getAuthority() == null ? "" : uri.getAuthority());
   }
 
   /** The FileIO for a warehouse: local paths get {@link LocalFileIO}, anything else Hadoop's. */
@@ -72,7 +115,8 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
       @Override
       public boolean exists() {
         try {
-          return fs(path).exists(path);
+          // isFile: one HEAD on S3A, where exists() also lists to look for a directory
+          return fs(path).isFile(path);
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot check " + location, e);
         }
@@ -101,6 +145,13 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
 
       @Override
       public OutputStream createOrOverwrite() throws IOException {
+        if (isObjectStore(location)) {
+          // one PUT: no probes for a directory or parent at the path
+          FSDataOutputStreamBuilder<?, ?> builder = fs(path).createFile(path);
+          builder.overwrite(true);
+          builder.opt(S3A_CREATE_PERFORMANCE, true);
+          return builder.build();
+        }
         return fs(path).create(path, true);
       }
 
@@ -227,7 +278,87 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
   }
 
   @Override
+  public boolean createsIfAbsent(String location) {
+    if (!isObjectStore(location)) {
+      return false;
+    }
+    Path path = new Path(location);
+    boolean conditional;
+    try {
+      conditional = fs(path).hasPathCapability(path, CONDITIONAL_CREATE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check the capabilities of " + store(path), e);
+    }
+    if (conditional && !unsafeObjectStoreCommits) {
+      return true;
+    }
+    if (unsafeObjectStoreCommits) {
+      return false;
+    }
+    throw CatalogErrors.conditionalWritesUnavailable(store(path), location,
+        "its Hadoop connector does not offer " + CONDITIONAL_CREATE + " (for S3A: Hadoop 3.4.2 or later, with "
+            + S3A_CONDITIONAL_ENABLED + "=true)");
+  }
+
+  @Override
+  public void createIfAbsent(String location, byte[] content) throws IOException {
+    Path path = new Path(location);
+    FSDataOutputStreamBuilder<?, ?> builder = fs(path).createFile(path);
+    builder.overwrite(false);
+    builder.must(CONDITIONAL_CREATE, true);
+    try (OutputStream out = builder.build()) {
+      out.write(content);
+    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+      throw alreadyExists(location, e);
+    } catch (IOException e) {
+      int status = httpStatus(e);
+      if (status == PRECONDITION_FAILED) {
+        throw alreadyExists(location, e);
+      }
+      if (status == NOT_IMPLEMENTED || e.getClass().getSimpleName().equals("AWSUnsupportedFeatureException")) {
+        throw CatalogErrors.conditionalWritesUnavailable(store(path), location,
+            "the store answered the conditional write with 'not implemented' (" + e.getMessage() + ")");
+      }
+      throw e;
+    }
+  }
+
+  private static FileAlreadyExistsException alreadyExists(String location, IOException cause) {
+    FileAlreadyExistsException e = new FileAlreadyExistsException(location);
+    e.initCause(cause);
+    return e;
+  }
+
+  /**
+   * The HTTP status of the store's answer carried by an exception or one of its causes (S3A's
+   * AWSServiceIOException and the AWS SDK's S3Exception both have {@code statusCode()}), or -1.
+   * Read reflectively: the AWS classes are the user's jars, not Floe's.
+   */
+  static int httpStatus(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      try {
+        Object status = t.getClass().getMethod("statusCode").invoke(t);
+        if (status instanceof Integer && (Integer) status > 0) {
+          return (Integer) status;
+        }
+      } catch (ReflectiveOperationException | RuntimeException ignored) {
+        // not an exception that carries a status
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public boolean renamesDirectoriesAtomically(String location) {
+    return !isObjectStore(location);
+  }
+
+  @Override
   public void renameDirectory(String source, String target) throws IOException {
+    if (isObjectStore(target)) {
+      throw new IOException("Cannot move " + source + " to " + target + ": " + store(new Path(target))
+          + " is an object store, where a directory cannot be moved in one step");
+    }
     publishIfAbsent(source, target);
   }
 

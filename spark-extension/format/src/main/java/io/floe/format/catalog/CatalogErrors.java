@@ -88,6 +88,28 @@ public final class CatalogErrors {
     return new CatalogException(CatalogException.Kind.UNSUPPORTED, message);
   }
 
+  /** The catalog option that allows non-atomic commits on object stores (see HadoopFileIO). */
+  public static final String OBJECT_STORE_COMMITS_OPTION = "object-store-commits";
+
+  /** A commit to an object store that cannot make conditional writes, with unsafe commits not allowed. */
+  public static CatalogException conditionalWritesUnavailable(String store, String location, String why) {
+    return new CatalogException(CatalogException.Kind.UNSUPPORTED, "Cannot commit " + location + " on " + store
+        + ": commits to an object store need conditional writes (put-if-absent, If-None-Match: *), and " + why
+        + ". Use a store and connector with conditional writes, or, only if one writer at a time ever commits,"
+        + " set spark.sql.catalog.<catalog>." + OBJECT_STORE_COMMITS_OPTION + "=unsafe-rename (UNSAFE: two"
+        + " concurrent commits can both succeed and one of them is lost). Nothing was committed",
+        params("store", store, "location", location), null);
+  }
+
+  /** RENAME of a table whose folder is on an object store, where a folder cannot move in one step. */
+  public static CatalogException renameOnObjectStore(TableIdentifier from, TableIdentifier to, String location) {
+    return new CatalogException(CatalogException.Kind.UNSUPPORTED, "Cannot rename table " + from + " to " + to
+        + ": its folder " + location + " is on an object store, where a folder cannot be moved in one step"
+        + " (every file would be copied, and readers would see a half-moved table). Copy the table instead"
+        + " (CREATE TABLE " + to + " AS SELECT * FROM " + from + ", then DROP TABLE " + from + "). Nothing was"
+        + " changed", params("table", from.toString(), "location", location), null);
+  }
+
   /**
    * A rename that failed and was undone: the table keeps its old name, metadata and files, and the
    * files the attempt wrote are deleted (unless the cause says the commit state is unknown).

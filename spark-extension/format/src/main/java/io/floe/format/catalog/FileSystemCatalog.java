@@ -503,6 +503,9 @@ public final class FileSystemCatalog {
     }
     String oldRoot = tableLocation(from);
     String newRoot = tableLocation(to);
+    if (!io.renamesDirectoriesAtomically(oldRoot) || !io.renamesDirectoriesAtomically(newRoot)) {
+      throw CatalogErrors.renameOnObjectStore(from, to, oldRoot);
+    }
     TableMetadata base = ops.current();
     int version = ops.currentVersion();
     TableRelocation relocation = new TableRelocation(ops, oldRoot, newRoot, rewriter);

@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  * Iceberg's file-system table layout: {@code metadata/v<N>.metadata.json} plus a
  * {@code version-hint.text} hint. A new version is written to a temporary file and published under
  * its final name with {@link FileIO#publishIfAbsent}, which fails if another writer got there first,
- * so two writers racing from the same base never both win and no version file is overwritten.
+ * so two writers racing from the same base never both win and no version file is overwritten. On an
+ * object store, which has no atomic rename, the version is written directly with the store's
+ * conditional create ({@link FileIO#createIfAbsent}, {@code If-None-Match: *}), to the same effect.
  *
  * <p>Parsed versions are shared through a {@link MetadataFileCache} (the catalog's, so that each
  * load of an unchanged table does not parse its metadata again); after a commit the metadata just
@@ -112,20 +114,27 @@ public final class FileSystemTableOperations implements TableOperations {
     return hinted > 0 && exists(versionFile(hinted));
   }
 
+  /** A probe for a file (one metadata request on an object store, never a directory listing). */
   private boolean exists(String location) {
     try {
-      return io.exists(location);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot check " + location + " of table " + name, e);
+      return io.newInputFile(location).exists();
+    } catch (UncheckedIOException e) {
+      throw new UncheckedIOException("Cannot check " + location + " of table " + name, e.getCause());
     }
   }
 
+  private boolean versionExists(String location) throws IOException {
+    try {
+      return exists(location);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** The hinted version, 0 when there is no readable hint; read without a probe first. */
   private int readHint() {
     InputFile hint = io.newInputFile(metadataFileLocation(HINT));
     try {
-      if (!hint.exists()) {
-        return 0;
-      }
       return Integer.parseInt(new String(hint.readAllBytes(), StandardCharsets.UTF_8).trim());
     } catch (IOException | NumberFormatException | UncheckedIOException e) {
       return 0;
@@ -178,22 +187,13 @@ public final class FileSystemTableOperations implements TableOperations {
     int nextVersion = currentVersion + 1;
     String commitId = UUID.randomUUID().toString();
     TableMetadata toWrite = TableMetadata.buildFrom(updated).withCommitId(commitId).build();
-    String temp = metadataFileLocation(".floe-" + commitId + ".metadata.json.tmp");
     String target = versionFile(nextVersion);
-    byte[] json = writeTemp(toWrite, temp);
-    TableMetadata committed;
-    try {
-      io.publishIfAbsent(temp, target);
-      committed = toWrite.withMetadataFileLocation(target);
-    } catch (FileAlreadyExistsException e) {
-      deleteQuietly(temp);
-      throw new CommitFailedException("Cannot commit to table " + name + ": version " + nextVersion
-          + " was published by another writer", e);
-    } catch (IOException e) {
-      committed = resolveAmbiguousPublish(commitId, target, temp, e);
-    }
-    deleteQuietly(temp);
-    writeHint(nextVersion);
+    boolean conditional = io.createsIfAbsent(target);
+    byte[] json = TableMetadataParser.toJsonBytes(toWrite);
+    TableMetadata committed = conditional
+        ? createVersion(commitId, target, toWrite, json)
+        : publishVersion(commitId, nextVersion, target, toWrite, json);
+    writeHint(nextVersion, conditional);
     cache.put(root, json, committed);
     current = committed;
     currentVersion = nextVersion;
@@ -226,13 +226,66 @@ public final class FileSystemTableOperations implements TableOperations {
     }
   }
 
-  /** After a publish error: the version at {@code target} as read back when it is ours, else a failure. */
+  /**
+   * Publishes the new version with the store's conditional create (an object store's put-if-absent):
+   * one request, no temporary file, no rename. "Already exists" is read back, as the store may have
+   * retried a request of ours whose answer was lost; any other error leaves the outcome unknown
+   * unless the version file is found, since a request that failed for us may still land.
+   */
+  private TableMetadata createVersion(String commitId, String target, TableMetadata toWrite, byte[] json) {
+    try {
+      io.createIfAbsent(target, json);
+      return toWrite.withMetadataFileLocation(target);
+    } catch (FileAlreadyExistsException e) {
+      TableMetadata landed = resolveAmbiguousPublish(commitId, target, null, e);
+      if (landed == null) {
+        throw new CommitFailedException("Cannot commit to table " + name + ": " + target
+            + " was published by another writer", e);
+      }
+      return landed;
+    } catch (IOException e) {
+      TableMetadata landed = resolveAmbiguousPublish(commitId, target, null, e);
+      if (landed == null) {
+        throw new CommitStateUnknownException("Cannot tell whether the commit to table " + name + " landed at "
+            + target + ": the conditional write failed and may still complete", e);
+      }
+      return landed;
+    }
+  }
+
+  /** Publishes the new version by writing a temporary file and {@link FileIO#publishIfAbsent}. */
+  private TableMetadata publishVersion(String commitId, int nextVersion, String target, TableMetadata toWrite,
+      byte[] json) {
+    String temp = metadataFileLocation(".floe-" + commitId + ".metadata.json.tmp");
+    writeTemp(json, temp);
+    TableMetadata committed;
+    try {
+      io.publishIfAbsent(temp, target);
+      committed = toWrite.withMetadataFileLocation(target);
+    } catch (FileAlreadyExistsException e) {
+      deleteQuietly(temp);
+      throw new CommitFailedException("Cannot commit to table " + name + ": version " + nextVersion
+          + " was published by another writer", e);
+    } catch (IOException e) {
+      committed = resolveAmbiguousPublish(commitId, target, temp, e);
+      if (committed == null) {
+        deleteQuietly(temp);
+        throw new CommitFailedException("Cannot commit to table " + name + ": publishing " + target + " failed", e);
+      }
+    }
+    deleteQuietly(temp);
+    return committed;
+  }
+
+  /**
+   * After a publish error: the version at {@code target} as read back when it is ours, null when
+   * there is none, a commit failure when another writer's is there.
+   */
   private TableMetadata resolveAmbiguousPublish(String commitId, String target, String temp, IOException cause) {
     TableMetadata landed;
     try {
-      if (!io.exists(target)) {
-        deleteQuietly(temp);
-        throw new CommitFailedException("Cannot commit to table " + name + ": publishing " + target + " failed", cause);
+      if (!versionExists(target)) {
+        return null;
       }
       landed = TableMetadataParser.read(io, target);
     } catch (IOException | RuntimeException readBack) {
@@ -244,31 +297,44 @@ public final class FileSystemTableOperations implements TableOperations {
           cause);
     }
     if (!commitId.equals(landed.commitId())) {
-      deleteQuietly(temp);
+      if (temp != null) {
+        deleteQuietly(temp);
+      }
       throw new CommitFailedException("Cannot commit to table " + name + ": " + target
           + " was published by another writer", cause);
     }
     return landed;
   }
 
-  /** Writes the new version's JSON to {@code temp}; returns the bytes written. */
-  private byte[] writeTemp(TableMetadata metadata, String temp) {
-    byte[] json = TableMetadataParser.toJsonBytes(metadata);
+  /** Writes the new version's JSON to {@code temp}. */
+  private void writeTemp(byte[] json, String temp) {
     try (OutputStream out = io.newOutputFile(temp).create()) {
       out.write(json);
-      return json;
     } catch (IOException e) {
       deleteQuietly(temp);
       throw new CommitFailedException("Cannot write new metadata for table " + name + " to " + temp, e);
     }
   }
 
-  /** Best effort: a stale hint only costs readers a probe. Java's checksum sidecar is removed with it. */
-  private void writeHint(int version) {
+  /**
+   * Best effort: a stale hint only costs readers a probe. Java's checksum sidecar is removed with it.
+   * On an object store ({@code direct}) the hint is overwritten in one request: a whole-object write
+   * there is seen whole or not at all, and a rename would be a copy plus a delete.
+   */
+  private void writeHint(int version, boolean direct) {
+    byte[] text = Integer.toString(version).getBytes(StandardCharsets.UTF_8);
+    if (direct) {
+      try (OutputStream out = io.newOutputFile(metadataFileLocation(HINT)).createOrOverwrite()) {
+        out.write(text);
+      } catch (IOException | RuntimeException e) {
+        // best effort, as below
+      }
+      return;
+    }
     String temp = metadataFileLocation(".floe-" + UUID.randomUUID() + "-version-hint.tmp");
     try {
       try (OutputStream out = io.newOutputFile(temp).create()) {
-        out.write(Integer.toString(version).getBytes(StandardCharsets.UTF_8));
+        out.write(text);
       }
       io.deleteFile(metadataFileLocation(".version-hint.text.crc"));
       io.replace(temp, metadataFileLocation(HINT));

@@ -41,6 +41,35 @@ public interface FileIO {
    */
   void publishIfAbsent(String source, String target) throws IOException;
 
+  /**
+   * True when {@link #createIfAbsent} can publish a new file at {@code location} in one conditional
+   * request (an object store's put-if-absent, {@code If-None-Match: *}). Commits on such a store
+   * must use it: a store without an atomic rename has no safe {@link #publishIfAbsent}. Fails, with
+   * a message naming the store and the setting, on an object store that cannot make conditional
+   * writes unless unsafe commits were allowed explicitly.
+   */
+  default boolean createsIfAbsent(String location) {
+    return false;
+  }
+
+  /**
+   * Writes {@code content} as a new file at {@code location} in one conditional request, which
+   * fails with {@link java.nio.file.FileAlreadyExistsException} when the file exists (another
+   * writer's, or this writer's own when the store retried a request whose answer was lost: the
+   * caller reads the file back to tell). Only where {@link #createsIfAbsent} is true.
+   */
+  default void createIfAbsent(String location, byte[] content) throws IOException {
+    throw new UnsupportedOperationException("Conditional create is not supported by " + getClass().getName());
+  }
+
+  /**
+   * True when {@link #renameDirectory} moves a directory in one atomic step; false on object stores,
+   * where a "directory rename" copies every file one by one.
+   */
+  default boolean renamesDirectoriesAtomically(String location) {
+    return true;
+  }
+
   /** Moves a directory to a new name; fails with FileAlreadyExistsException if the target exists. */
   void renameDirectory(String source, String target) throws IOException;
 

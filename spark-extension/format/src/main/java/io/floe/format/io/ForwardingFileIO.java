@@ -70,4 +70,19 @@ public class ForwardingFileIO implements FileIO {
   public void replace(String source, String target) throws IOException {
     delegate.replace(source, target);
   }
+
+  @Override
+  public boolean createsIfAbsent(String location) {
+    return delegate.createsIfAbsent(location);
+  }
+
+  @Override
+  public void createIfAbsent(String location, byte[] content) throws IOException {
+    delegate.createIfAbsent(location, content);
+  }
+
+  @Override
+  public boolean renamesDirectoriesAtomically(String location) {
+    return delegate.renamesDirectoriesAtomically(location);
+  }
 }
