@@ -13,6 +13,7 @@ import pytest
 
 if TYPE_CHECKING:
     from iceberg_runtime import IcebergRuntime
+    from s3_runtime import S3Jars
     from pyspark.sql import SparkSession
 
 CATALOG = "floe"
@@ -46,9 +47,28 @@ def iceberg_runtime(request: pytest.FixtureRequest) -> IcebergRuntime:
     return find_iceberg_runtime()
 
 
+#: Tests that use a fixture of this name need S3A's jars in the shared session (test_s3_warehouse.py).
+S3_FIXTURE = "s3_catalog"
+
+
+@pytest.fixture(scope="session")
+def s3_jars(request: pytest.FixtureRequest) -> S3Jars:
+    """hadoop-aws and the AWS SDK modules (fetched once into ~/.cache/floe), or why they are
+    missing; fetched only when a collected test uses ``s3_catalog``, like ``iceberg_runtime``."""
+    from s3_runtime import S3Jars, find_s3_jars
+
+    items = request.session.items
+    if not any(S3_FIXTURE in getattr(item, "fixturenames", ()) for item in items):
+        return S3Jars((), "no collected test needs S3")
+    return find_s3_jars()
+
+
 @pytest.fixture(scope="session")
 def spark(
-    warehouse: Path, iceberg_runtime: IcebergRuntime, tmp_path_factory: pytest.TempPathFactory
+    warehouse: Path,
+    iceberg_runtime: IcebergRuntime,
+    s3_jars: S3Jars,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[SparkSession]:
     """One SparkSession for the whole run: catalog ``floe`` on ``warehouse``, plus, when the
     Apache Iceberg Spark runtime jar is available, catalog ``iceberg`` (Iceberg's own runtime,
@@ -71,6 +91,9 @@ def spark(
             # as in any warehouse shared by engines: see the other engine's commits at once
             f"spark.sql.catalog.{ICEBERG_CATALOG}.cache-enabled": "false",
         }
+    if s3_jars.jars:
+        # on the JVM's class path, where Hadoop's FileSystem loader finds S3A (test-only jars)
+        conf["spark.driver.extraClassPath"] = os.pathsep.join(str(j) for j in s3_jars.jars)
     session = floe.session(
         str(warehouse), catalog=CATALOG, app_name="floe-python-tests", master="local[2]", conf=conf
     )
