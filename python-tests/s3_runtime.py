@@ -13,6 +13,7 @@ stops it by its process id. ``python python-tests/s3_runtime.py`` fetches the ja
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -187,7 +188,8 @@ class MotoS3:
         out = []
         for line in text.splitlines():
             if '"' in line and " HTTP/" in line:
-                out.append(line.split('"')[1].rsplit(" HTTP/", 1)[0].replace("\x1b[31m\x1b[1m", ""))
+                request = re.sub(r"\x1b\[[0-9;]*m", "", line).split('"')[1]
+                out.append(request.rsplit(" HTTP/", 1)[0])
         return out
 
     def log_offset(self) -> int:

@@ -35,6 +35,8 @@ CATALOG = "floe_s3"
 WORKER = Path(__file__).parent / "helpers" / "s3_append_worker.py"
 WRITERS = 4
 APPENDS_PER_WRITER = 50
+#: The negative control needs fewer appends to show losses (it lost 66 of 200 in a 4 x 50 run).
+CONTROL_APPENDS_PER_WRITER = 20
 WORKER_TIMEOUT_S = 400
 VERSION_FILE = re.compile(r"v(\d+)\.metadata\.json$")
 RACE_PROPERTIES = (
@@ -191,18 +193,18 @@ def test_procedures_and_analyze(spark: SparkSession, s3_catalog: str, moto_s3: M
     table = f"{s3_catalog}.procs.t"
     spark.sql(f"CREATE NAMESPACE {s3_catalog}.procs")
     spark.sql(f"CREATE TABLE {table} (id BIGINT, v STRING) USING floe")
-    for i in range(3):
+    for i in range(5):  # rewrite_data_files' default min-input-files
         spark.sql(f"INSERT INTO {table} VALUES ({i}, 'v{i}')")
     rewritten = spark.sql(
         f"CALL {s3_catalog}.system.rewrite_data_files(table => 'procs.t')"
     ).collect()[0]
-    assert rewritten.rewritten_data_files_count == 3
+    assert rewritten.rewritten_data_files_count == 5
     assert rewritten.added_data_files_count == 1
     expired = spark.sql(
         f"CALL {s3_catalog}.system.expire_snapshots(table => 'procs.t', retain_last => 1, "
         "older_than => TIMESTAMP '2999-01-01 00:00:00')"
     ).collect()[0]
-    assert expired.deleted_data_files_count == 3
+    assert expired.deleted_data_files_count == 5
     orphan = "warehouse/procs/t/data/orphan.parquet"
     moto_s3.put(BUCKET, orphan, b"not referenced by any metadata")
     time.sleep(1.5)
@@ -212,7 +214,7 @@ def test_procedures_and_analyze(spark: SparkSession, s3_catalog: str, moto_s3: M
     ).collect()
     assert [r.orphan_file_location for r in removed] == [f"s3a://{BUCKET}/{orphan}"]
     assert orphan not in _keys(moto_s3, "procs.t")
-    assert _rows(spark, f"SELECT * FROM {table} ORDER BY id") == [(0, "v0"), (1, "v1"), (2, "v2")]
+    assert _rows(spark, f"SELECT * FROM {table} ORDER BY id") == [(i, f"v{i}") for i in range(5)]
     spark.sql(f"ANALYZE TABLE {table} COMPUTE STATISTICS FOR ALL COLUMNS")
     stats = [k for k in _keys(moto_s3, "procs.t", "metadata/") if k.endswith(".stats")]
     assert stats, "ANALYZE wrote no statistics file"
@@ -279,13 +281,19 @@ def test_request_counts(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -
     assert len(puts) == 1  # the new version: one conditional PUT, no copy, no rename
     assert not [r for r in commit if "x-amz-copy-source" in r or r.startswith("POST ")]
     assert len(load) <= 6, load
-    assert len(commit) <= 12, commit
+    assert len(commit) <= 16, commit
 
 
 def _race(
-    moto: MotoS3, spark: SparkSession, s3_jars: S3Jars, table: str, mode: str, tmp: Path
+    moto: MotoS3,
+    spark: SparkSession,
+    s3_jars: S3Jars,
+    table: str,
+    mode: str,
+    tmp: Path,
+    appends: int = APPENDS_PER_WRITER,
 ) -> tuple[list[tuple[str, int]], list[str]]:
-    """Run WRITERS worker processes of APPENDS_PER_WRITER appends each; return (acks, failures)."""
+    """Run WRITERS worker processes of ``appends`` appends each; return (acks, failures)."""
     namespace, name = table.split(".")
     spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {CATALOG}.{namespace}")
     spark.sql(
@@ -302,7 +310,7 @@ def _race(
             workers.append(
                 subprocess.Popen(
                     [sys.executable, str(WORKER), moto.endpoint, WAREHOUSE, namespace, name,
-                     str(w), str(APPENDS_PER_WRITER), str(go_file), mode],
+                     str(w), str(appends), str(go_file), mode],
                     stdout=log, stderr=subprocess.STDOUT, env=env,
                 )  # fmt: skip
             )
@@ -357,7 +365,9 @@ def test_commit_race_negative_control_unsafe_rename(
     spark: SparkSession, s3_catalog: str, s3_jars: S3Jars, moto_s3: MotoS3, tmp_path: Path
 ) -> None:
     """Without conditional creates (unsafe-rename), racing writers overwrite each other's versions."""
-    acks, _ = _race(moto_s3, spark, s3_jars, "race.unsafe", "unsafe", tmp_path)
+    acks, _ = _race(
+        moto_s3, spark, s3_jars, "race.unsafe", "unsafe", tmp_path, CONTROL_APPENDS_PER_WRITER
+    )
     live = set(_live_data_files(moto_s3, _current_metadata(moto_s3, "race.unsafe")))
     lost = [p for p, _ in acks if p not in live]
     claimed_twice = [v for v, n in Counter(v for _, v in acks).items() if n > 1]

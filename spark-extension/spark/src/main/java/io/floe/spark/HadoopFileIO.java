@@ -140,6 +140,10 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
 
       @Override
       public OutputStream create() throws IOException {
+        if (isObjectStore(location) && conditionalCreates(path)) {
+          // one conditional PUT at close, instead of existence probes (HEAD, LIST) before it
+          return conditionalCreate(path);
+        }
         return fs(path).create(path, false);
       }
 
@@ -303,10 +307,7 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
   @Override
   public void createIfAbsent(String location, byte[] content) throws IOException {
     Path path = new Path(location);
-    FSDataOutputStreamBuilder<?, ?> builder = fs(path).createFile(path);
-    builder.overwrite(false);
-    builder.must(CONDITIONAL_CREATE, true);
-    try (OutputStream out = builder.build()) {
+    try (OutputStream out = conditionalCreate(path)) {
       out.write(content);
     } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
       throw alreadyExists(location, e);
@@ -321,6 +322,17 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
       }
       throw e;
     }
+  }
+
+  private OutputStream conditionalCreate(Path path) throws IOException {
+    FSDataOutputStreamBuilder<?, ?> builder = fs(path).createFile(path);
+    builder.overwrite(false);
+    builder.must(CONDITIONAL_CREATE, true);
+    return builder.build();
+  }
+
+  private boolean conditionalCreates(Path path) throws IOException {
+    return !unsafeObjectStoreCommits && fs(path).hasPathCapability(path, CONDITIONAL_CREATE);
   }
 
   private static FileAlreadyExistsException alreadyExists(String location, IOException cause) {

@@ -174,7 +174,11 @@ public final class FileSystemTableOperations implements TableOperations {
 
   @Override
   public void commit(TableMetadata base, TableMetadata updated) {
-    TableMetadata latest = refresh();
+    // With a conditional create, a base that is this object's current version needs no refresh: the
+    // create of the next version fails by itself when another writer published it.
+    boolean baseIsCurrent = base != null && current != null
+        && java.util.Objects.equals(base.metadataFileLocation(), current.metadataFileLocation());
+    TableMetadata latest = baseIsCurrent && io.createsIfAbsent(versionFile(currentVersion + 1)) ? current : refresh();
     String baseFile = base == null ? null : base.metadataFileLocation();
     String latestFile = latest == null ? null : latest.metadataFileLocation();
     if (!java.util.Objects.equals(baseFile, latestFile)) {
