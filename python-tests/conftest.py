@@ -13,8 +13,8 @@ import pytest
 
 if TYPE_CHECKING:
     from iceberg_runtime import IcebergRuntime
-    from s3_runtime import S3Jars
     from pyspark.sql import SparkSession
+    from s3_runtime import S3Jars
 
 CATALOG = "floe"
 ICEBERG_CATALOG = "iceberg"
@@ -47,7 +47,7 @@ def iceberg_runtime(request: pytest.FixtureRequest) -> IcebergRuntime:
     return find_iceberg_runtime()
 
 
-#: Tests that use a fixture of this name need S3A's jars in the shared session (test_s3_warehouse.py).
+#: Tests using a fixture of this name need S3A's jars in the shared session (test_s3_warehouse.py).
 S3_FIXTURE = "s3_catalog"
 
 

@@ -31,7 +31,13 @@ HADOOP_VERSION = "3.4.2"
 AWS_SDK_VERSION = "2.29.52"
 SDK_MODULES = ("s3", "s3-transfer-manager")
 #: Left out: Spark ships its own netty, httpclient, commons-codec and logging jars.
-EXCLUDED_ORGS = ("io.netty", "org.slf4j", "commons-logging", "commons-codec", "org.apache.httpcomponents")
+EXCLUDED_ORGS = (
+    "io.netty",
+    "org.slf4j",
+    "commons-logging",
+    "commons-codec",
+    "org.apache.httpcomponents",
+)
 REGION = "us-east-1"
 ACCESS_KEY = "floe-test"
 SECRET_KEY = "floe-test-secret"
@@ -148,15 +154,17 @@ class MotoS3:
             try:
                 urllib.request.urlopen(self.endpoint + "/", timeout=2).close()
                 return
-            except OSError:
+            except OSError as e:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"moto server did not start: {log.read_text()[-2000:]}")
+                    raise RuntimeError(
+                        f"moto server did not start: {log.read_text()[-2000:]}"
+                    ) from e
                 time.sleep(0.2)
 
     def client(self) -> Any:
-        """A boto3 S3 client for this server (boto3 comes with moto), for checks made outside Floe."""
-        import boto3
+        """A boto3 client for this server (boto3 comes with moto), for checks made outside Floe."""
+        import boto3  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
         return boto3.client(
             "s3",
@@ -178,7 +186,9 @@ class MotoS3:
 
     def list_keys(self, bucket: str, prefix: str) -> list[str]:
         """Every key under ``prefix``."""
-        pages = self.client().get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+        pages = (
+            self.client().get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+        )
         return [o["Key"] for page in pages for o in page.get("Contents", [])]
 
     def requests_since(self, offset: int) -> list[str]:

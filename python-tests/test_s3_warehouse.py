@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 from conftest import S3_FIXTURE
@@ -75,7 +75,7 @@ def s3_catalog(spark: SparkSession, s3_jars: S3Jars, moto_s3: MotoS3) -> str:
     from s3_runtime import hadoop_s3a_conf
 
     _require(s3_jars)
-    hadoop = spark.sparkContext._jsc.hadoopConfiguration()  # type: ignore[union-attr]
+    hadoop = spark.sparkContext._jsc.hadoopConfiguration()
     for key, value in hadoop_s3a_conf(moto_s3.endpoint).items():
         hadoop.set(key, value)
     # a store without conditional writes, as S3A sees it (per-bucket setting)
@@ -120,16 +120,18 @@ def _current_metadata(moto: MotoS3, table: str) -> dict[str, Any]:
 
 
 def _live_data_files(moto: MotoS3, metadata: dict[str, Any]) -> list[str]:
-    """Paths of the data files the current snapshot's manifests list as live (read with fastavro)."""
+    """Paths of the data files live in the current snapshot's manifests (read with fastavro)."""
     import fastavro
 
     current = metadata.get("current-snapshot-id")
     snapshot = next(s for s in metadata["snapshots"] if s["snapshot-id"] == current)
     paths = []
     manifest_list = fastavro.reader(io.BytesIO(moto.get(BUCKET, _key(snapshot["manifest-list"]))))
-    for manifest in manifest_list:
+    for record in manifest_list:
+        manifest = cast("dict[str, Any]", record)
         entries = fastavro.reader(io.BytesIO(moto.get(BUCKET, _key(manifest["manifest_path"]))))
-        for entry in entries:
+        for item in entries:
+            entry = cast("dict[str, Any]", item)
             if entry["status"] != 2 and entry["data_file"].get("content", 0) == 0:
                 paths.append(entry["data_file"]["file_path"])
     return paths
@@ -139,7 +141,9 @@ def _rows(spark: SparkSession, sql: str) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in spark.sql(sql).collect()]
 
 
-def test_namespaces_tables_insert_select(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -> None:
+def test_namespaces_tables_insert_select(
+    spark: SparkSession, s3_catalog: str, moto_s3: MotoS3
+) -> None:
     spark.sql(f"CREATE NAMESPACE {s3_catalog}.empty_ns")
     spark.sql(f"CREATE NAMESPACE {s3_catalog}.basic")
     namespaces = {r[0] for r in spark.sql(f"SHOW NAMESPACES IN {s3_catalog}").collect()}
@@ -169,12 +173,15 @@ def test_row_level_dml(spark: SparkSession, s3_catalog: str, mode: str) -> None:
     spark.sql(f"CREATE NAMESPACE {s3_catalog}.{ns}")
     props = ", ".join(f"'write.{op}.mode'='{mode}'" for op in ("delete", "update", "merge"))
     spark.sql(
-        f"CREATE TABLE {table} (id BIGINT, v STRING) USING floe TBLPROPERTIES ('format-version'='2', {props})"
+        f"CREATE TABLE {table} (id BIGINT, v STRING) USING floe "
+        f"TBLPROPERTIES ('format-version'='2', {props})"
     )
     spark.sql(f"INSERT INTO {table} VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')")
     spark.sql(f"DELETE FROM {table} WHERE id = 2")
     spark.sql(f"UPDATE {table} SET v = 'C' WHERE id = 3")
-    spark.createDataFrame([(4, "D"), (5, "e")], "id BIGINT, v STRING").createOrReplaceTempView("src")
+    spark.createDataFrame([(4, "D"), (5, "e")], "id BIGINT, v STRING").createOrReplaceTempView(
+        "src"
+    )
     spark.sql(
         f"MERGE INTO {table} t USING src s ON t.id = s.id "
         "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *"
@@ -220,11 +227,13 @@ def test_procedures_and_analyze(spark: SparkSession, s3_catalog: str, moto_s3: M
     assert stats, "ANALYZE wrote no statistics file"
 
 
-def test_rename_refused_and_drop_purge(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -> None:
+def test_rename_refused_and_drop_purge(
+    spark: SparkSession, s3_catalog: str, moto_s3: MotoS3
+) -> None:
     spark.sql(f"CREATE NAMESPACE {s3_catalog}.ddl")
     spark.sql(f"CREATE TABLE {s3_catalog}.ddl.t (id BIGINT) USING floe")
     spark.sql(f"INSERT INTO {s3_catalog}.ddl.t VALUES (1)")
-    with pytest.raises(Exception, match="object store.*CREATE TABLE"):
+    with pytest.raises(Exception, match=r"object store.*CREATE TABLE"):
         spark.sql(f"ALTER TABLE {s3_catalog}.ddl.t RENAME TO {s3_catalog}.ddl.u")
     assert _rows(spark, f"SELECT * FROM {s3_catalog}.ddl.t") == [(1,)]
     assert not _keys(moto_s3, "ddl.u")
@@ -253,7 +262,7 @@ def test_request_counts(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -
     jvm = spark.sparkContext._jvm
     assert jvm is not None
     fmt = jvm.io.floe.format
-    hadoop = spark.sparkContext._jsc.hadoopConfiguration()  # type: ignore[union-attr]
+    hadoop = spark.sparkContext._jsc.hadoopConfiguration()
     ident = fmt.catalog.TableIdentifier.of(jvm.java.util.List.of("counted"), "t")
 
     def fresh_catalog() -> Any:
@@ -273,9 +282,13 @@ def test_request_counts(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -
     start = moto_s3.log_offset()
     fmt.commit.AppendFiles(ops).appendFile(data_file).commit()
     commit = moto_s3.requests_since(start)
-    print(f"\nS3 requests of a cold table load ({len(load)}): {Counter(r.split()[0] for r in load)}")
+    print(
+        f"\nS3 requests of a cold table load ({len(load)}): {Counter(r.split()[0] for r in load)}"
+    )
     print("  " + "\n  ".join(load))
-    print(f"S3 requests of an append commit ({len(commit)}): {Counter(r.split()[0] for r in commit)}")
+    print(
+        f"S3 requests of an append commit ({len(commit)}): {Counter(r.split()[0] for r in commit)}"
+    )
     print("  " + "\n  ".join(commit))
     puts = [r for r in commit if r.startswith("PUT ") and VERSION_FILE.search(r)]
     assert len(puts) == 1  # the new version: one conditional PUT, no copy, no rename
@@ -309,25 +322,37 @@ def _race(
         with logs[w].open("wb") as log:
             workers.append(
                 subprocess.Popen(
-                    [sys.executable, str(WORKER), moto.endpoint, WAREHOUSE, namespace, name,
-                     str(w), str(appends), str(go_file), mode],
-                    stdout=log, stderr=subprocess.STDOUT, env=env,
-                )  # fmt: skip
+                    [
+                        sys.executable,
+                        str(WORKER),
+                        moto.endpoint,
+                        WAREHOUSE,
+                        namespace,
+                        name,
+                        str(w),
+                        str(appends),
+                        str(go_file),
+                        mode,
+                    ],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                )
             )
     deadline = time.monotonic() + WORKER_TIMEOUT_S
     try:
         while not all("READY" in p.read_text(errors="replace") for p in logs):
-            assert all(w.poll() is None for w in workers), [p.read_text()[-3000:] for p in logs]
+            assert all(wk.poll() is None for wk in workers), [p.read_text()[-3000:] for p in logs]
             assert time.monotonic() < deadline, "workers did not start"
             time.sleep(0.2)
         go_file.touch()
-        for w in workers:
-            w.wait(timeout=max(1.0, deadline - time.monotonic()))
+        for worker in workers:
+            worker.wait(timeout=max(1.0, deadline - time.monotonic()))
     finally:
-        for w in workers:
-            if w.poll() is None:
-                os.kill(w.pid, 9)
-                w.wait()
+        for worker in workers:
+            if worker.poll() is None:
+                os.kill(worker.pid, 9)
+                worker.wait()
     acks, failures = [], []
     for p in logs:
         for line in p.read_text(errors="replace").splitlines():
@@ -364,7 +389,7 @@ def test_commit_race_loses_nothing(
 def test_commit_race_negative_control_unsafe_rename(
     spark: SparkSession, s3_catalog: str, s3_jars: S3Jars, moto_s3: MotoS3, tmp_path: Path
 ) -> None:
-    """Without conditional creates (unsafe-rename), racing writers overwrite each other's versions."""
+    """Without conditional creates (unsafe-rename), racing writers overwrite each other."""
     acks, _ = _race(
         moto_s3, spark, s3_jars, "race.unsafe", "unsafe", tmp_path, CONTROL_APPENDS_PER_WRITER
     )

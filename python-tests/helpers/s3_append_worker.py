@@ -6,7 +6,8 @@ Starts a JVM (pyspark's gateway, no SparkContext) with Floe's jar and the S3A ja
 path (FLOE_JAR, FLOE_S3_JARS), loads the table through Floe's FileSystemCatalog over HadoopFileIO
 (MODE ``safe``: conditional creates; ``unsafe``: ``withUnsafeObjectStoreCommits``, a rename), prints
 ``READY`` and waits for GO_FILE. Then commits COUNT appends of one data file each (a metadata-only
-append of ``data/w<WRITER>-<i>.parquet``) and prints ``ACK <path> <version>`` once a commit returned.
+append of ``data/w<WRITER>-<i>.parquet``) and prints ``ACK <path> <version>`` once a commit
+returned.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def main(argv: list[str]) -> int:
 
     class_path = os.pathsep.join([os.environ["FLOE_JAR"], os.environ["FLOE_S3_JARS"]])
     conf = SparkConf().set("spark.driver.extraClassPath", class_path)
-    gateway = launch_gateway(conf)
+    gateway = launch_gateway(conf)  # type: ignore[no-untyped-call]
     jvm = gateway.jvm
     hadoop = jvm.org.apache.hadoop.conf.Configuration()
     for key, value in hadoop_s3a_conf(endpoint).items():
