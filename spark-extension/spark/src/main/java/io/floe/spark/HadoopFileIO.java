@@ -179,6 +179,13 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
   }
 
   @Override
+  public boolean fileExists(String location) throws IOException {
+    Path path = new Path(location);
+    // isFile: one HEAD on S3A, where exists() also lists to look for a directory
+    return fs(path).isFile(path);
+  }
+
+  @Override
   public List<String> listFileNames(String directory) throws IOException {
     return list(directory, false);
   }

@@ -117,18 +117,14 @@ public final class FileSystemTableOperations implements TableOperations {
   /** A probe for a file (one metadata request on an object store, never a directory listing). */
   private boolean exists(String location) {
     try {
-      return io.newInputFile(location).exists();
-    } catch (UncheckedIOException e) {
-      throw new UncheckedIOException("Cannot check " + location + " of table " + name, e.getCause());
+      return io.fileExists(location);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check " + location + " of table " + name, e);
     }
   }
 
   private boolean versionExists(String location) throws IOException {
-    try {
-      return exists(location);
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    return io.fileExists(location);
   }
 
   /** The hinted version, 0 when there is no readable hint; read without a probe first. */

@@ -17,6 +17,14 @@ public interface FileIO {
 
   boolean exists(String location) throws IOException;
 
+  /**
+   * Whether a file (not a directory) exists at {@code location}. Stores where {@link #exists} also
+   * looks for a directory (an object store: a metadata request plus a listing) answer with one probe.
+   */
+  default boolean fileExists(String location) throws IOException {
+    return exists(location);
+  }
+
   /** Names of files (not directories) directly inside a directory, hidden files (".x", "_x") excluded. */
   List<String> listFileNames(String directory) throws IOException;
 
