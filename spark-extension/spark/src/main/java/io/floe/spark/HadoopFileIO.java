@@ -316,26 +316,54 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
     Path path = new Path(location);
     try (OutputStream out = conditionalCreate(path)) {
       out.write(content);
-    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
-      throw alreadyExists(location, e);
-    } catch (IOException e) {
-      int status = httpStatus(e);
-      if (status == PRECONDITION_FAILED) {
-        throw alreadyExists(location, e);
-      }
-      if (status == NOT_IMPLEMENTED || e.getClass().getSimpleName().equals("AWSUnsupportedFeatureException")) {
-        throw CatalogErrors.conditionalWritesUnavailable(store(path), location,
-            "the store answered the conditional write with 'not implemented' (" + e.getMessage() + ")");
-      }
-      throw e;
     }
   }
 
+  /**
+   * The failure of a conditional create, as Floe reports it: "precondition failed" (412) or Hadoop's
+   * "file exists" become {@link FileAlreadyExistsException}; a store that does not implement
+   * conditional writes (501) is a clear {@link io.floe.format.catalog.CatalogException} naming the
+   * store and the setting; anything else is returned as it is.
+   */
+  static IOException conditionalCreateFailure(String location, IOException e) {
+    int status = httpStatus(e);
+    if (e instanceof org.apache.hadoop.fs.FileAlreadyExistsException || status == PRECONDITION_FAILED) {
+      return alreadyExists(location, e);
+    }
+    if (status == NOT_IMPLEMENTED || e.getClass().getSimpleName().equals("AWSUnsupportedFeatureException")) {
+      throw CatalogErrors.conditionalWritesUnavailable(store(new Path(location)), location,
+          "the store answered a conditional write with 'not implemented' (" + e.getMessage() + ")");
+    }
+    return e;
+  }
+
+  /** A stream whose close is one conditional PUT; its failures pass {@link #conditionalCreateFailure}. */
   private OutputStream conditionalCreate(Path path) throws IOException {
+    String location = path.toString();
     FSDataOutputStreamBuilder<?, ?> builder = fs(path).createFile(path);
     builder.overwrite(false);
     builder.must(CONDITIONAL_CREATE, true);
-    return builder.build();
+    OutputStream out;
+    try {
+      out = builder.build();
+    } catch (IOException e) {
+      throw conditionalCreateFailure(location, e);
+    }
+    return new java.io.FilterOutputStream(out) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        try {
+          super.close();
+        } catch (IOException e) {
+          throw conditionalCreateFailure(location, e);
+        }
+      }
+    };
   }
 
   private boolean conditionalCreates(Path path) throws IOException {
