@@ -37,4 +37,48 @@ public final class IndexErrors {
         + IndexKeys.SUPPORTED_NAMES + "). Index another column, or "
         + "filter on this one without an index", null);
   }
+
+  /** CREATE INDEX names a column the table does not have. */
+  public static IndexException unknownColumn(String table, String index, String column) {
+    return new IndexException(table, index, null, "Cannot create index " + index + " on table " + table
+        + ": column " + column + " does not exist. DESCRIBE TABLE " + table + " lists the columns", null);
+  }
+
+  /** CREATE INDEX names more than one column, or none. */
+  public static IndexException notOneColumn(String table, String index, int count) {
+    return new IndexException(table, index, null, "Cannot create index " + index + " on table " + table
+        + ": an index covers exactly one column, found " + count + ". Create one index per column", null);
+  }
+
+  /** CREATE INDEX with a type other than inverted or btree. */
+  public static IndexException unknownType(String table, String index, String type) {
+    return new IndexException(table, index, null, "Cannot create index " + index + " on table " + table
+        + ": unknown index type '" + type + "' (expected inverted or btree)", null);
+  }
+
+  /** CREATE INDEX with an option the index does not know. */
+  public static IndexException unknownOption(String table, String index, String option) {
+    return new IndexException(table, index, null, "Cannot create index " + index + " on table " + table
+        + ": unknown option '" + option + "' (known: " + TableIndex.MAINTENANCE + " = "
+        + TableIndex.MAINTENANCE_SYNC + " | " + TableIndex.MAINTENANCE_DEFERRED + ")", null);
+  }
+
+  /** An index of that name exists (create, or a second concurrent build of the same name). */
+  public static IndexException indexExists(String table, String index) {
+    return new IndexException(table, index, null, "Cannot create index " + index + " on table " + table
+        + ": an index of that name exists. Drop it first (DROP INDEX " + index + " ON " + table
+        + ") or use CREATE INDEX IF NOT EXISTS", null);
+  }
+
+  /** DROP INDEX, rewrite_index and the like name an index the table does not have. */
+  public static IndexException noSuchIndex(String table, String index) {
+    return new IndexException(table, index, null, "Index " + index + " does not exist on table " + table
+        + ". SELECT name FROM " + table + ".indexes lists its indexes", null);
+  }
+
+  /** A user sets or removes the {@code floe.indexes} table property by hand. */
+  public static IndexException reservedProperty(String table, String property) {
+    return new IndexException(table, null, null, "Cannot set or remove table property " + property
+        + " of table " + table + ": Floe sets it when indexes change. Use CREATE INDEX and DROP INDEX", null);
+  }
 }

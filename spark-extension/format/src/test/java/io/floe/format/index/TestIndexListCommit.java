@@ -1,0 +1,95 @@
+package io.floe.format.index;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.floe.format.catalog.FileSystemCatalog;
+import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.commit.ForwardingTableOperations;
+import io.floe.format.commit.TableOperations;
+import io.floe.format.io.LocalFileIO;
+import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.FileFormat;
+import io.floe.format.manifest.Metrics;
+import io.floe.format.metadata.SortOrder;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableProperties;
+import io.floe.format.partition.PartitionSpec;
+import io.floe.format.types.Schema;
+import io.floe.format.types.Types;
+import java.io.File;
+import java.util.List;
+import java.util.Map;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/** Index list changes commit as metadata-only commits, re-applied to the newest list after a lost race. */
+public class TestIndexListCommit {
+  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+  @Rule
+  public TemporaryFolder temp = new TemporaryFolder();
+
+  private FileSystemTableOperations table() {
+    FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), "file://" + temp.getRoot().getAbsolutePath());
+    catalog.createNamespace(List.of("db"), Map.of());
+    TableIdentifier ident = TableIdentifier.of(List.of("db"), "t");
+    return catalog.createTable(ident, TableMetadata.newTableMetadata(SCHEMA, PartitionSpec.unpartitioned(),
+        SortOrder.unsorted(), catalog.tableLocation(ident), Map.of(), 2));
+  }
+
+  private static IndexListCommit.Change adding(String name) {
+    return (current, base) -> {
+      if (current.index(name) != null) {
+        throw IndexErrors.indexExists("db.t", name);
+      }
+      return IndexList.buildFrom(current).add(TableIndex.builder(name, IndexType.INVERTED, 1).build()).build();
+    };
+  }
+
+  private static void appendOneFile(TableOperations ops) {
+    TableMetadata base = ops.refresh();
+    DataFile file = DataFile.builder(base.spec()).withPath(base.location() + "/data/f.parquet")
+        .withFormat(FileFormat.PARQUET).withRecordCount(1).withFileSizeInBytes(10)
+        .withMetrics(Metrics.empty(1)).build();
+    new AppendFiles(ops).appendFile(file).commit();
+  }
+
+  @Test
+  public void commitsANewListWithoutASnapshot() {
+    FileSystemTableOperations ops = table();
+    IndexList list = IndexListCommit.commit(ops, "db.t", adding("a"));
+    TableMetadata after = ops.refresh();
+    assertNull(after.currentSnapshot());
+    assertEquals(list, IndexListFiles.read(ops.io(), "db.t", after.properties()));
+    assertTrue(after.properties().get(TableProperties.INDEXES).contains("/metadata/_floe_indexes/index-list-"));
+  }
+
+  @Test
+  public void dataCommitThatWinsTheRaceKeepsItsSnapshotAndTheIndexIsAdded() {
+    FileSystemTableOperations ops = table();
+    TableOperations racing = ForwardingTableOperations.racing(ops, () -> appendOneFile(ops));
+    IndexListCommit.commit(racing, "db.t", adding("a"));
+    TableMetadata after = ops.refresh();
+    assertNotNull(after.currentSnapshot());
+    assertNotNull(IndexListFiles.read(ops.io(), "db.t", after.properties()).index("a"));
+    File folder = new File(temp.getRoot(), "db/t/metadata/_floe_indexes");
+    assertEquals(1, folder.list().length); // the lost attempt's list file is gone
+  }
+
+  @Test
+  public void secondBuildOfTheSameNameFailsOnRetryAndKeepsTheFirst() {
+    FileSystemTableOperations ops = table();
+    TableOperations racing = ForwardingTableOperations.racing(ops,
+        () -> IndexListCommit.commit(ops, "db.t", adding("a")));
+    IndexException e = assertThrows(IndexException.class, () -> IndexListCommit.commit(racing, "db.t", adding("a")));
+    assertTrue(e.getMessage(), e.getMessage().contains("index of that name exists"));
+    assertEquals(1, IndexListFiles.read(ops.io(), "db.t", ops.refresh().properties()).indexes().size());
+  }
+}
