@@ -22,6 +22,7 @@ import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
 import io.floe.format.table.TableView;
 import io.floe.format.types.Schema;
+import io.floe.spark.index.SparkIndexes;
 import io.floe.spark.source.FloeScanBuilder;
 import io.floe.spark.source.MetadataColumns;
 import io.floe.spark.source.SparkFilters;
@@ -44,6 +45,8 @@ import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.catalog.index.SupportsIndex;
+import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -56,7 +59,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /** A Floe table as Spark sees it: at its current snapshot, or pinned to one for time travel. */
 public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsRowLevelOperations,
-    SupportsMetadataColumns {
+    SupportsMetadataColumns, SupportsIndex {
   private static final Set<TableCapability> CAPABILITIES = Set.of(
       TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
       TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
@@ -412,6 +415,32 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   @Override
   public MetadataColumn[] metadataColumns() {
     return MetadataColumns.of(view);
+  }
+
+  /** CREATE INDEX (docs/indexes.md): builds the index over the current snapshot and commits it. */
+  @Override
+  public void createIndex(String indexName, NamedReference[] columns,
+      Map<NamedReference, Map<String, String>> columnProperties, Map<String, String> properties)
+      throws org.apache.spark.sql.catalyst.analysis.IndexAlreadyExistsException {
+    if (pinned != null) {
+      throw new IllegalArgumentException("Cannot create an index on table " + name() + " at a past snapshot");
+    }
+    SparkIndexes.of(ops, name()).create(indexName, columns, columnProperties, properties);
+  }
+
+  @Override
+  public void dropIndex(String indexName) throws org.apache.spark.sql.catalyst.analysis.NoSuchIndexException {
+    SparkIndexes.of(ops, name()).drop(indexName);
+  }
+
+  @Override
+  public boolean indexExists(String indexName) {
+    return SparkIndexes.of(ops, name()).exists(indexName);
+  }
+
+  @Override
+  public org.apache.spark.sql.connector.catalog.index.TableIndex[] listIndexes() {
+    return SparkIndexes.of(ops, name()).list();
   }
 
   @Override

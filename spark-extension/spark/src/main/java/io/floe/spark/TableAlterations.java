@@ -5,9 +5,15 @@ import io.floe.format.FloeException;
 import io.floe.format.OptionErrors;
 import io.floe.format.SchemaErrors;
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.index.IndexErrors;
+import io.floe.format.index.IndexList;
+import io.floe.format.index.IndexListFiles;
+import io.floe.format.index.TableIndex;
 import io.floe.format.commit.SchemaUpdate;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataBuilder;
+import io.floe.format.metadata.TableProperties;
+import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.util.SparkSchemas;
@@ -20,6 +26,8 @@ import java.util.Set;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies ALTER TABLE changes as one metadata commit: table properties, the format version and
@@ -27,6 +35,8 @@ import org.apache.spark.sql.types.StructType;
  * refused column change fails the statement with an AnalysisException and commits nothing.
  */
 final class TableAlterations {
+  private static final Logger LOG = LoggerFactory.getLogger(TableAlterations.class);
+
   private TableAlterations() {}
 
   /** Commits the changes; a lost race is retried on the new version (property changes never conflict). */
@@ -53,6 +63,8 @@ final class TableAlterations {
         TableChange.SetProperty set = (TableChange.SetProperty) change;
         if (set.property().equals("format-version")) {
           newFormatVersion = parseFormatVersion(ops, base, set.value());
+        } else if (set.property().equals(TableProperties.INDEXES)) {
+          throw SparkExceptions.thrown(IndexErrors.reservedProperty(ops.tableName(), set.property()).getMessage());
         } else if (set.property().equals("location") || set.property().equals("provider")) {
           throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), set.property(),
               "Cannot change reserved table property '" + set.property() + "' of table " + ops.tableName()
@@ -62,6 +74,9 @@ final class TableAlterations {
         }
       } else if (change instanceof TableChange.RemoveProperty) {
         String key = ((TableChange.RemoveProperty) change).property();
+        if (key.equals(TableProperties.INDEXES)) {
+          throw SparkExceptions.thrown(IndexErrors.reservedProperty(ops.tableName(), key).getMessage());
+        }
         if (key.equals("format-version")) {
           throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), key,
               "Cannot remove format-version of table " + ops.tableName() + ": every table has one"));
@@ -91,11 +106,39 @@ final class TableAlterations {
     if (columns != null) {
       columns.applyTo(builder);
     }
+    if (columns != null) {
+      dropIndexesOfDroppedColumns(ops, base, columns.apply(), updates);
+    }
     builder.setProperties(updates).removeProperties(removals);
     if (newFormatVersion != null && newFormatVersion != base.formatVersion()) {
       builder.upgradeFormatVersion(newFormatVersion);
     }
     ops.commit(base, builder.build());
+  }
+
+  /**
+   * DROP COLUMN of an indexed column drops its indexes in the same commit (docs/indexes.md): the new
+   * index list goes into {@code updates}. A rename keeps them, since indexes track field ids.
+   */
+  private static void dropIndexesOfDroppedColumns(FileSystemTableOperations ops, TableMetadata base, Schema schema,
+      Map<String, String> updates) {
+    if (IndexListFiles.currentLocation(base.properties()) == null) {
+      return;
+    }
+    IndexList current = IndexListFiles.read(ops.io(), ops.tableName(), base.properties());
+    IndexList.Builder next = IndexList.buildFrom(current);
+    boolean changed = false;
+    for (TableIndex index : current.indexes()) {
+      if (schema.findField(index.sourceFieldId()) == null) {
+        next.remove(index.name());
+        changed = true;
+        LOG.warn("Dropped index {} of table {}: its column was dropped", index.name(), ops.tableName());
+      }
+    }
+    if (changed) {
+      updates.put(TableProperties.INDEXES, IndexListFiles.write(ops.io(), ops.metadataRoot() + "/metadata",
+          next.build()));
+    }
   }
 
   private static void applyColumnChange(FileSystemTableOperations ops, SchemaUpdate columns,

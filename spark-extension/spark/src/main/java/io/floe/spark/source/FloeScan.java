@@ -10,6 +10,7 @@ import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.FileScanTask;
+import io.floe.format.index.IndexPlanner;
 import io.floe.format.scan.ScanMetrics;
 import io.floe.format.scan.ScanPlan;
 import io.floe.format.scan.TableScan;
@@ -62,6 +63,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   private ScanPlan plan = null;
   private final List<Predicate> runtimeFilters = new ArrayList<>();
   private int runtimeSkippedFiles = 0;
+  private List<IndexPlanner.IndexUsage> indexUsages = List.of();
 
   FloeScan(TableView table, StructType requested, Expression filter, Predicate[] pushed,
       CaseInsensitiveStringMap options, boolean fileFiltering) {
@@ -82,7 +84,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   public String description() {
     String filters = Arrays.stream(pushed).map(Predicate::toString).collect(Collectors.joining(", "));
     return "FloeScan " + table.name() + (table.snapshot() == null ? "" : " snapshot=" + table.snapshot().snapshotId())
-        + " filters=[" + filters + "]" + runtimeDescription();
+        + " filters=[" + filters + "]" + indexDescription() + runtimeDescription();
   }
 
   @Override
@@ -110,10 +112,22 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
     if (plan == null) {
       TableScan scan = TableScan.of(table.ops().io(), table.metadata()).useSnapshot(table.snapshot())
           .schema(table.readSchema()).filter(filter);
-      plan = scan.planFiles();
-      ScanReports.record(table.name(), plan);
+      IndexPruning.Pruned pruned = IndexPruning.prune(table, filter, scan.planFiles());
+      plan = pruned.plan();
+      indexUsages = pruned.usages();
+      ScanReports.record(table.name(), plan, indexUsages);
     }
     return plan;
+  }
+
+  /** The indexes the scan used, with the files each pruned (EXPLAIN shows it). */
+  private synchronized String indexDescription() {
+    plan();
+    if (indexUsages.isEmpty()) {
+      return "";
+    }
+    return " indexes=[" + indexUsages.stream().map(u -> u.indexName() + " (pruned " + u.prunedFiles() + " of "
+        + u.coveredFiles() + " covered files)").collect(Collectors.joining(", ")) + "]";
   }
 
   private synchronized String runtimeDescription() {
@@ -241,7 +255,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
     plan = new ScanPlan(kept, new ScanMetrics(m.totalManifests(), m.scannedManifests(), m.skippedManifests(),
         m.totalDataFiles(), kept.size(), m.skippedDataFiles() + dropped,
         kept.stream().mapToInt(t -> t.deletes().size()).sum()));
-    ScanReports.record(table.name(), plan);
+    ScanReports.record(table.name(), plan, indexUsages);
   }
 
   private static Evaluator partitionEvaluator(PartitionSpec spec, Expression expr) {
@@ -270,6 +284,8 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
         FloeScanMetrics.value(FloeScanMetrics.RESULT_DATA_FILES, m.resultDataFiles()),
         FloeScanMetrics.value(FloeScanMetrics.SKIPPED_DATA_FILES, m.skippedDataFiles()),
         FloeScanMetrics.value(FloeScanMetrics.RUNTIME_SKIPPED_DATA_FILES, runtimeSkippedFiles),
+        FloeScanMetrics.value(FloeScanMetrics.INDEX_SKIPPED_DATA_FILES,
+            indexUsages.stream().mapToInt(IndexPlanner.IndexUsage::prunedFiles).sum()),
         FloeScanMetrics.value(FloeScanMetrics.RESULT_DATA_BYTES, bytes)};
   }
 

@@ -20,13 +20,15 @@ public final class FloeScanMetrics {
   static final String SKIPPED_DATA_FILES = "skippedDataFiles";
   static final String RUNTIME_SKIPPED_DATA_FILES = "runtimeSkippedDataFiles";
   static final String RESULT_DATA_BYTES = "resultDataBytes";
+  static final String INDEX_SKIPPED_DATA_FILES = "indexSkippedDataFiles";
 
   private FloeScanMetrics() {}
 
   static CustomMetric[] supported() {
     return new CustomMetric[] {
         new TotalManifests(), new ScannedManifests(), new SkippedManifests(), new ResultDataFiles(),
-        new SkippedDataFiles(), new RuntimeSkippedDataFiles(), new ResultDataBytes()};
+        new SkippedDataFiles(), new RuntimeSkippedDataFiles(), new ResultDataBytes(),
+        new IndexSkippedDataFiles()};
   }
 
   static CustomTaskMetric value(String name, long value) {
@@ -103,6 +105,12 @@ public final class FloeScanMetrics {
   public static final class ResultDataBytes extends Named {
     public ResultDataBytes() {
       super(RESULT_DATA_BYTES, "data file bytes read");
+    }
+  }
+
+  public static final class IndexSkippedDataFiles extends Named {
+    public IndexSkippedDataFiles() {
+      super(INDEX_SKIPPED_DATA_FILES, "data files skipped by secondary indexes");
     }
   }
 }

@@ -2,7 +2,10 @@ package io.floe.spark.source;
 
 import io.floe.format.scan.ScanMetrics;
 import io.floe.format.scan.ScanPlan;
+import io.floe.format.index.IndexPlanner;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * A test hook: the pruning counts of the last scan planned for each table in this JVM (how many
@@ -14,12 +17,20 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ScanReports {
   static final boolean ENABLED = Boolean.getBoolean("floe.test-hooks");
   private static final ConcurrentHashMap<String, ScanMetrics> LAST = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<String, List<IndexPlanner.IndexUsage>> LAST_INDEXES =
+      new ConcurrentHashMap<>();
 
   private ScanReports() {}
 
   static void record(String table, ScanPlan plan) {
+    record(table, plan, List.of());
+  }
+
+  /** Records a plan and how each secondary index pruned it. */
+  static void record(String table, ScanPlan plan, List<IndexPlanner.IndexUsage> indexUsages) {
     if (ENABLED) {
       LAST.put(table, plan.metrics());
+      LAST_INDEXES.put(table, List.copyOf(indexUsages));
     }
   }
 
@@ -37,6 +48,9 @@ public final class ScanReports {
     return "{\"total-manifests\":" + m.totalManifests() + ",\"scanned-manifests\":" + m.scannedManifests()
         + ",\"skipped-manifests\":" + m.skippedManifests() + ",\"total-data-files\":" + m.totalDataFiles()
         + ",\"result-data-files\":" + m.resultDataFiles() + ",\"skipped-data-files\":" + m.skippedDataFiles()
-        + ",\"result-delete-files\":" + m.resultDeleteFiles() + "}";
+        + ",\"result-delete-files\":" + m.resultDeleteFiles() + ",\"index-pruned-files\":{"
+        + LAST_INDEXES.getOrDefault(table, List.of()).stream()
+            .map(u -> "\"" + u.indexName().replace("\\", "\\\\").replace("\"", "\\\"") + "\":" + u.prunedFiles())
+            .collect(Collectors.joining(",")) + "}}";
   }
 }

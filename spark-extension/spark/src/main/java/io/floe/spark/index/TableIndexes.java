@@ -1,0 +1,142 @@
+package io.floe.spark.index;
+
+import io.floe.format.commit.CommitStateUnknownException;
+import io.floe.format.commit.TableOperations;
+import io.floe.format.index.IndexColumns;
+import io.floe.format.index.IndexErrors;
+import io.floe.format.index.IndexList;
+import io.floe.format.index.IndexListCommit;
+import io.floe.format.index.IndexListFiles;
+import io.floe.format.index.IndexSegment;
+import io.floe.format.index.IndexType;
+import io.floe.format.index.TableIndex;
+import io.floe.format.metadata.Snapshot;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.scan.FileScanTask;
+import io.floe.format.scan.TableScan;
+import io.floe.format.types.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * CREATE INDEX, DROP INDEX and the index listing of one table, shared by {@code SupportsIndex} and
+ * the procedures. A build reads the current snapshot's live data files (covering what it saw; files
+ * appended meanwhile stay uncovered and are scanned), then commits the new index list in a
+ * metadata-only commit ({@link IndexListCommit}). User errors are {@link io.floe.format.index.IndexException}s
+ * from {@link IndexErrors}; callers turn them into Spark's exceptions.
+ */
+public final class TableIndexes {
+  /** Options CREATE INDEX accepts (besides the type). */
+  static final List<String> OPTIONS = List.of(TableIndex.MAINTENANCE);
+
+  private final TableOperations ops;
+  private final String tableName;
+  private final String quotedName;
+
+  /** {@code tableName} is how Spark names the table (catalog.db.t), {@code quotedName} the same quoted for SQL. */
+  public TableIndexes(TableOperations ops, String tableName, String quotedName) {
+    this.ops = ops;
+    this.tableName = tableName;
+    this.quotedName = quotedName;
+  }
+
+  /** The table's current indexes (fails with an IndexException when the index list cannot be read). */
+  public IndexList current() {
+    return IndexListFiles.read(ops.io(), tableName, ops.refresh().properties());
+  }
+
+  /** True when an index named {@code name} exists. */
+  public boolean exists(String name) {
+    return current().index(name) != null;
+  }
+
+  /**
+   * Builds and commits index {@code name} on the column at {@code column} (name parts) of type
+   * {@code type} (null or empty: inverted). Fails when the name exists, now or by the time of the commit.
+   */
+  public TableIndex create(SparkSession spark, String name, List<String> column, String type,
+      Map<String, String> options) {
+    TableMetadata base = ops.refresh();
+    String columnName = String.join(".", column);
+    Types.NestedField field = IndexColumns.resolve(base.schema(), column);
+    if (field == null) {
+      throw IndexErrors.unknownColumn(tableName, name, columnName);
+    }
+    if (!TableIndex.supports(field.type())) {
+      throw IndexErrors.unsupportedType(tableName, name, columnName, field.type());
+    }
+    IndexType indexType;
+    try {
+      indexType = type == null || type.isBlank() ? IndexType.INVERTED : IndexType.fromName(type.trim());
+    } catch (IllegalArgumentException e) {
+      throw IndexErrors.unknownType(tableName, name, type);
+    }
+    TableIndex.Builder definition = TableIndex.builder(name, indexType, field.fieldId());
+    for (Map.Entry<String, String> option : options.entrySet()) {
+      String key = option.getKey().toLowerCase(Locale.ROOT);
+      if (!OPTIONS.contains(key) || !List.of(TableIndex.MAINTENANCE_SYNC, TableIndex.MAINTENANCE_DEFERRED)
+          .contains(option.getValue().toLowerCase(Locale.ROOT))) {
+        throw IndexErrors.unknownOption(tableName, name, option.getKey() + "=" + option.getValue());
+      }
+      definition.setProperty(key, option.getValue().toLowerCase(Locale.ROOT));
+    }
+    IndexList before = IndexListFiles.read(ops.io(), tableName, base.properties());
+    if (before.index(name) != null) {
+      throw IndexErrors.indexExists(tableName, name);
+    }
+    Snapshot snapshot = base.currentSnapshot();
+    List<IndexSegment> segments = new ArrayList<>();
+    if (snapshot != null) {
+      List<FileScanTask> tasks = TableScan.of(ops.io(), base).useSnapshot(snapshot).planFiles().tasks();
+      String columnSql = column(base, field.fieldId());
+      segments = IndexBuildJob.build(spark, target(), definition.build(), field.type(), columnSql, snapshot, tasks);
+    }
+    segments.forEach(definition::addSegment);
+    TableIndex index = definition.build();
+    try {
+      IndexListCommit.commit(ops, tableName, (current, latest) -> {
+        if (current.index(name) != null) {
+          throw IndexErrors.indexExists(tableName, name);
+        }
+        if (latest.schema().findField(field.fieldId()) == null) {
+          throw IndexErrors.unknownColumn(tableName, name, columnName);
+        }
+        return IndexList.buildFrom(current).add(index).build();
+      });
+    } catch (CommitStateUnknownException e) {
+      throw e; // the segments may be committed: keep them
+    } catch (RuntimeException e) {
+      IndexFiles.deleteQuietly(ops.io(), segments);
+      throw e;
+    }
+    return index;
+  }
+
+  /** Drops index {@code name}; fails when there is none. Its files stay until expire_snapshots. */
+  public void drop(String name) {
+    IndexListCommit.commit(ops, tableName, (current, latest) -> {
+      if (current.index(name) == null) {
+        throw IndexErrors.noSuchIndex(tableName, name);
+      }
+      return IndexList.buildFrom(current).remove(name).build();
+    });
+  }
+
+  /** The column of field {@code fieldId} as SQL names it: {@code `a`.`b`}. */
+  static String column(TableMetadata metadata, int fieldId) {
+    return quote(IndexColumns.path(metadata.schema(), fieldId));
+  }
+
+  /** Name parts quoted for SQL: {@code `a`.`b`}. */
+  static String quote(List<String> parts) {
+    return parts.stream().map(p -> "`" + p.replace("`", "``") + "`").collect(Collectors.joining("."));
+  }
+
+  private IndexBuildJob.Target target() {
+    return new IndexBuildJob.Target(tableName, quotedName, ops.io(), ops.metadataRoot() + "/metadata");
+  }
+}
