@@ -346,3 +346,64 @@ def test_errors_name_the_table_index_and_column(spark: SparkSession, namespace: 
     ):
         spark.sql(f"ALTER TABLE {table} UNSET TBLPROPERTIES ('floe.indexes')")
     assert _rows(spark, f"SELECT id FROM {table} WHERE id = 1") == [(1,)]
+
+
+def test_indexes_metadata_table_and_procedures(spark: SparkSession, namespace: str) -> None:
+    table = _table(spark, namespace, "t")
+    _fill(spark, table, 0, 2)
+    assert spark.sql(f"SELECT * FROM {table}.indexes").collect() == []
+    created = spark.sql(
+        f"CALL floe.system.create_index(table => '{namespace}.t', name => 'by_x', column => 'n.x', "
+        "type => 'btree')"
+    ).collect()
+    assert [tuple(r) for r in created] == [("by_x", "btree", 1)]
+    _fill(spark, table, 2, 2)  # not covered until rewrite_index
+    row = spark.sql(
+        "SELECT name, type, columns, covered_files, live_files, segments, problem "
+        f"FROM {table}.indexes"
+    ).first()
+    assert row is not None
+    assert tuple(row) == ("by_x", "btree", ["n.x"], 2, 4, 1, None)
+    spark.sql(f"DELETE FROM {table} WHERE id = 6")  # copy-on-write: file 0 is replaced
+    rewritten = spark.sql(f"CALL floe.system.rewrite_index('{namespace}.t', 'by_x')").first()
+    assert rewritten is not None
+    assert tuple(rewritten) == (
+        1,
+        2,
+        1,
+        3,
+    )  # 1 old segment -> merged + new; 1 live covered, 3 added
+    row = spark.sql(f"SELECT covered_files, live_files, segments FROM {table}.indexes").first()
+    assert row is not None
+    assert tuple(row) == (4, 4, 2)
+    assert _ids(spark, f"SELECT id FROM {table} WHERE n.x = 190") == [19]
+    assert _index_pruned(spark, table) == 3
+    with pytest.raises(AnalysisException, match=r"Index nope does not exist on table .*\.t"):
+        spark.sql(f"CALL floe.system.rewrite_index('{namespace}.t', 'nope')")
+    spark.sql(f"CALL floe.system.drop_index(table => '{namespace}.t', name => 'by_x')")
+    assert spark.sql(f"SELECT * FROM {table}.indexes").collect() == []
+    with pytest.raises(AnalysisException, match=r"Index by_x does not exist on table .*\.t"):
+        spark.sql(f"CALL floe.system.drop_index('{namespace}.t', 'by_x')")
+
+
+def test_rewrite_index_repairs_a_corrupt_segment(spark: SparkSession, namespace: str) -> None:
+    table = _table(spark, namespace, "t")
+    _fill(spark, table, 0, 3)
+    spark.sql(f"CREATE INDEX by_k ON {table} (k)")
+    location = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Location'").first()
+    assert location is not None
+    folder = Path(location[1].replace("file:", "")) / "metadata" / "_floe_indexes" / "by_k"
+    segment = next(folder.glob("*.puffin"))
+    segment.write_bytes(b"not a puffin file")
+    row = spark.sql(f"SELECT covered_files, problem FROM {table}.indexes").first()
+    assert row is not None
+    assert row[0] is None
+    assert "segment" in row[1] and "by_k" in row[1]
+    spark.sql(f"CALL floe.system.rewrite_index('{namespace}.t', 'by_k')")
+    row = spark.sql(f"SELECT covered_files, live_files, problem FROM {table}.indexes").first()
+    assert row is not None
+    assert tuple(row) == (3, 3, None)
+    assert _ids(spark, f"SELECT id FROM {table} WHERE k = 13") == _expected_ids(
+        3, lambda i: _k(i) == 13
+    )
+    assert _index_pruned(spark, table) > 0

@@ -15,12 +15,22 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
 import io.floe.format.types.Types;
+import io.floe.format.index.IndexException;
+import io.floe.format.index.IndexLocations;
+import io.floe.format.index.IndexSegmentMerger;
+import io.floe.format.index.IndexSegmentReader;
+import io.floe.format.index.IndexSegmentWriter;
+import io.floe.format.types.Type;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * CREATE INDEX, DROP INDEX and the index listing of one table, shared by {@code SupportsIndex} and
@@ -30,6 +40,7 @@ import org.apache.spark.sql.SparkSession;
  * from {@link IndexErrors}; callers turn them into Spark's exceptions.
  */
 public final class TableIndexes {
+  private static final Logger LOG = LoggerFactory.getLogger(TableIndexes.class);
   /** Options CREATE INDEX accepts (besides the type). */
   static final List<String> OPTIONS = List.of(TableIndex.MAINTENANCE);
 
@@ -124,6 +135,74 @@ public final class TableIndexes {
       }
       return IndexList.buildFrom(current).remove(name).build();
     });
+  }
+
+  /** What rewrite_index did: segments before and after, live files covered, files newly indexed. */
+  public record RewriteResult(int segmentsBefore, int segmentsAfter, int coveredFiles, int addedFiles) {
+  }
+
+  /**
+   * rewrite_index: merges the segments of index {@code name} into one, dropping files that are no
+   * longer live, and indexes the live files no segment covers. Segments that cannot be read are
+   * dropped and their files indexed again, which repairs a corrupt or missing segment.
+   */
+  public RewriteResult rewrite(SparkSession spark, String name) {
+    TableMetadata base = ops.refresh();
+    TableIndex index = IndexListFiles.read(ops.io(), tableName, base.properties()).index(name);
+    if (index == null) {
+      throw IndexErrors.noSuchIndex(tableName, name);
+    }
+    Type keyType = base.schema().findType(index.sourceFieldId());
+    Snapshot snapshot = base.currentSnapshot();
+    List<FileScanTask> live = snapshot == null ? List.of()
+        : TableScan.of(ops.io(), base).useSnapshot(snapshot).planFiles().tasks();
+    Set<String> livePaths = live.stream().map(t -> t.file().path()).collect(Collectors.toSet());
+    List<IndexSegmentReader> readable = new ArrayList<>();
+    Set<String> covered = new HashSet<>();
+    for (IndexSegment segment : index.segments()) {
+      IndexSegmentReader reader = IndexSegmentReader.open(tableName, index, segment, keyType,
+          ops.io().newInputFile(segment.path()));
+      try {
+        covered.addAll(reader.coveredFiles().paths());
+        readable.add(reader);
+      } catch (IndexException e) {
+        LOG.warn("Rebuilding what segment {} covered: {}", segment.path(), e.getMessage());
+      }
+    }
+    covered.retainAll(livePaths);
+    List<IndexSegment> written = new ArrayList<>();
+    try {
+      long snapshotId = snapshot == null ? -1 : snapshot.snapshotId();
+      long sequence = snapshot == null ? -1 : snapshot.sequenceNumber();
+      if (!readable.isEmpty() && !covered.isEmpty()) {
+        IndexSegmentWriter writer = IndexSegmentWriter.builder(index.type(), index.sourceFieldId(), keyType)
+            .snapshot(snapshotId, sequence).build();
+        written.add(IndexSegmentMerger.merge(readable, livePaths, writer,
+            ops.io().newOutputFile(IndexLocations.newSegment(target().metadataFolder(), name))));
+      }
+      List<FileScanTask> uncovered = live.stream().filter(t -> !covered.contains(t.file().path())).toList();
+      if (!uncovered.isEmpty()) {
+        written.addAll(IndexBuildJob.build(spark, target(), index, keyType, column(base, index.sourceFieldId()),
+            snapshot, uncovered));
+      }
+      IndexListCommit.commit(ops, tableName, (current, latest) -> {
+        TableIndex now = current.index(name);
+        if (now == null || now.sourceFieldId() != index.sourceFieldId()) {
+          throw IndexErrors.noSuchIndex(tableName, name);
+        }
+        TableIndex.Builder next = TableIndex.buildFrom(now).removeSegments();
+        now.segments().stream().filter(s -> !index.segments().contains(s)).forEach(next::addSegment);
+        written.forEach(next::addSegment);
+        return IndexList.buildFrom(current).replace(next.build()).build();
+      });
+    } catch (CommitStateUnknownException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      IndexFiles.deleteQuietly(ops.io(), written);
+      throw e;
+    }
+    return new RewriteResult(index.segments().size(), written.size(), covered.size(),
+        live.size() - covered.size());
   }
 
   /** The column of field {@code fieldId} as SQL names it: {@code `a`.`b`}. */

@@ -24,7 +24,8 @@ import org.apache.spark.sql.connector.catalog.Table;
 public final class MetadataTables {
   /** The names a metadata table can have, as in Iceberg. */
   public static final List<String> NAMES = List.of("snapshots", "history", "files", "data_files", "delete_files",
-      "manifests", "partitions", "entries", "refs", "metadata_log_entries", "all_data_files", "all_manifests");
+      "manifests", "partitions", "entries", "refs", "metadata_log_entries", "all_data_files", "all_manifests",
+      "indexes");
 
   private MetadataTables() {}
 
@@ -71,6 +72,8 @@ public final class MetadataTables {
         return new EntriesTable(source);
       case "refs":
         return new RefsTable(source);
+      case "indexes":
+        return new IndexesTable(source);
       default:
         return new MetadataLogEntriesTable(source);
     }

@@ -34,6 +34,9 @@ public final class FloeProcedures {
     PROCEDURES.put(RewriteManifestsProcedure.NAME, RewriteManifestsProcedure::new);
     PROCEDURES.put(RemoveOrphanFilesProcedure.NAME, RemoveOrphanFilesProcedure::new);
     PROCEDURES.put(ComputeTableStatsProcedure.NAME, ComputeTableStatsProcedure::new);
+    PROCEDURES.put(CreateIndexProcedure.NAME, CreateIndexProcedure::new);
+    PROCEDURES.put(DropIndexProcedure.NAME, DropIndexProcedure::new);
+    PROCEDURES.put(RewriteIndexProcedure.NAME, RewriteIndexProcedure::new);
   }
 
   private FloeProcedures() {}
