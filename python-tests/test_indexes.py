@@ -407,3 +407,15 @@ def test_rewrite_index_repairs_a_corrupt_segment(spark: SparkSession, namespace:
         3, lambda i: _k(i) == 13
     )
     assert _index_pruned(spark, table) > 0
+
+
+def test_drop_table_purge_removes_the_index_files(spark: SparkSession, namespace: str) -> None:
+    table = _table(spark, namespace, "t")
+    _fill(spark, table, 0, 2)
+    spark.sql(f"CREATE INDEX by_k ON {table} (k)")
+    location = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Location'").first()
+    assert location is not None
+    folder = Path(location[1].replace("file:", "")) / "metadata" / "_floe_indexes"
+    assert len(list(folder.rglob("*.puffin"))) == 1
+    spark.sql(f"DROP TABLE {table} PURGE")
+    assert not folder.exists()
