@@ -5,10 +5,13 @@ import io.floe.format.FloeException;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.index.IndexFileCleanup;
 import io.floe.format.maintenance.DeletionCounts;
 import io.floe.format.maintenance.ExpireSnapshots;
 import io.floe.spark.util.SparkExceptions;
+import java.io.IOException;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
@@ -16,6 +19,8 @@ import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code CALL floe.system.expire_snapshots(table => 'db.t', older_than => TIMESTAMP '...',
@@ -26,6 +31,9 @@ import org.apache.spark.sql.types.StructType;
  * {@code stream_results} is accepted for compatibility and changes nothing.
  */
 final class ExpireSnapshotsProcedure extends FloeProcedure {
+  private static final Logger LOG = LoggerFactory.getLogger(ExpireSnapshotsProcedure.class);
+  /** Index files younger than this are kept when no older_than is given (a build may be in flight). */
+  private static final long DEFAULT_INDEX_FILE_AGE_MS = 5L * 24 * 60 * 60 * 1000;
   static final String NAME = "expire_snapshots";
 
   static final StructType OUTPUT = new StructType()
@@ -81,6 +89,7 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
           ErrorClass.FLOE_PROCEDURE_ARGUMENT_INVALID);
     }
     DeletionCounts counts;
+    Long indexCutoff = optionalTimestampMillis(args, 1);
     try {
       counts = expire.commit().counts();
     } catch (CatalogException e) {
@@ -95,7 +104,34 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
       }
       throw e;
     }
+    try {
+      deleteUnreferencedIndexFiles(ops, table, indexCutoff != null ? indexCutoff
+          : System.currentTimeMillis() - DEFAULT_INDEX_FILE_AGE_MS);
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot remove unreferenced index files of table {}", table, e); // the expiry is committed
+    }
     return result(OUTPUT, new GenericInternalRow(new Object[] {counts.dataFiles(), counts.positionDeleteFiles(),
         counts.equalityDeleteFiles(), counts.manifests(), counts.manifestLists(), counts.statisticsFiles()}));
+  }
+
+  /**
+   * Deletes the index files (docs/indexes.md) that no retained metadata's index list names and that
+   * are older than {@code olderThanMillis}: segments of dropped or rewritten indexes, replaced index
+   * lists. A failure to delete one is logged, never fatal: the expiry is committed.
+   */
+  private static void deleteUnreferencedIndexFiles(FileSystemTableOperations ops, String table, long olderThanMillis) {
+    List<String> files = IndexFileCleanup.unreferenced(ops.io(), table, ops.metadataRoot() + "/metadata",
+        ops.refresh(), olderThanMillis);
+    int deleted = 0;
+    for (String file : files) {
+      try {
+        deleted += ops.io().deleteFile(file) ? 1 : 0;
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Cannot delete index file {} of table {}", file, table, e);
+      }
+    }
+    if (deleted > 0) {
+      LOG.info("Deleted {} index files of table {} that no retained metadata names", deleted, table);
+    }
   }
 }
