@@ -38,6 +38,9 @@ public enum ErrorClass {
   // options and properties (OptionErrors)
   FLOE_OPTION_INVALID("22023", "a read or write option with a value Floe does not accept"),
   FLOE_TABLE_PROPERTY_INVALID("22023", "a table property with a value Floe does not accept"),
+  // secondary indexes (index.IndexErrors)
+  FLOE_INDEX_ALREADY_EXISTS("42710", "an index of that name already exists on the table"),
+  FLOE_INDEX_NOT_FOUND("42704", "an index that the table does not have"),
   // files (FileErrors, FloeFormatException)
   FLOE_FILE_INVALID("58030", "a metadata or data file that is missing, corrupt or not what the spec says"),
   // anything else a statement asked for that Floe does not do

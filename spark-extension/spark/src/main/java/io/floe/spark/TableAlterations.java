@@ -64,7 +64,7 @@ final class TableAlterations {
         if (set.property().equals("format-version")) {
           newFormatVersion = parseFormatVersion(ops, base, set.value());
         } else if (set.property().equals(TableProperties.INDEXES)) {
-          throw SparkExceptions.thrown(IndexErrors.reservedProperty(ops.tableName(), set.property()).getMessage());
+          throw SparkExceptions.thrown(IndexErrors.reservedProperty(ops.tableName(), set.property()));
         } else if (set.property().equals("location") || set.property().equals("provider")) {
           throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), set.property(),
               "Cannot change reserved table property '" + set.property() + "' of table " + ops.tableName()
@@ -75,7 +75,7 @@ final class TableAlterations {
       } else if (change instanceof TableChange.RemoveProperty) {
         String key = ((TableChange.RemoveProperty) change).property();
         if (key.equals(TableProperties.INDEXES)) {
-          throw SparkExceptions.thrown(IndexErrors.reservedProperty(ops.tableName(), key).getMessage());
+          throw SparkExceptions.thrown(IndexErrors.reservedProperty(ops.tableName(), key));
         }
         if (key.equals("format-version")) {
           throw SparkExceptions.thrown(OptionErrors.invalidProperty(ops.tableName(), key,

@@ -55,7 +55,7 @@ public final class SparkIndexes {
       columnProperties.values().forEach(options::putAll);
       indexes.create(SparkSession.active(), name, Arrays.asList(columns[0].fieldNames()), type, options);
     } catch (IndexException e) {
-      throw SparkExceptions.thrown(e.getMessage());
+      throw SparkExceptions.thrown(e);
     }
   }
 
@@ -66,7 +66,7 @@ public final class SparkIndexes {
       }
       indexes.drop(name);
     } catch (IndexException e) {
-      throw SparkExceptions.thrown(e.getMessage());
+      throw SparkExceptions.thrown(e);
     }
   }
 
@@ -74,7 +74,7 @@ public final class SparkIndexes {
     try {
       return indexes.exists(name);
     } catch (IndexException e) {
-      throw SparkExceptions.thrown(e.getMessage());
+      throw SparkExceptions.thrown(e);
     }
   }
 
@@ -83,7 +83,7 @@ public final class SparkIndexes {
     try {
       list = indexes.current();
     } catch (IndexException e) {
-      throw SparkExceptions.thrown(e.getMessage());
+      throw SparkExceptions.thrown(e);
     }
     Schema schema = ops.current().schema();
     List<org.apache.spark.sql.connector.catalog.index.TableIndex> out = new ArrayList<>();

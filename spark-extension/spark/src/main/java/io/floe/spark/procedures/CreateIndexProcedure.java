@@ -1,7 +1,6 @@
 package io.floe.spark.procedures;
 
 import io.floe.format.catalog.TableIdentifier;
-import io.floe.format.index.IndexException;
 import io.floe.format.index.TableIndex;
 import io.floe.spark.index.TableIndexes;
 import java.util.Arrays;
@@ -36,18 +35,13 @@ final class CreateIndexProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     String name = requiredString(args, 1, "name");
     String column = requiredString(args, 2, "column");
     TableIndexes indexes = new TableIndexes(loadTable(ident), tableName(ident), quoted(ident));
-    TableIndex index;
-    try {
-      index = indexes.create(SparkSession.active(), name, Arrays.asList(column.split("\\.", -1)),
-          optionalString(args, 3), Map.of());
-    } catch (IndexException e) {
-      throw userError(e.getMessage());
-    }
+    TableIndex index = indexes.create(SparkSession.active(), name, Arrays.asList(column.split("\\.", -1)),
+        optionalString(args, 3), Map.of());
     return result(OUTPUT, new GenericInternalRow(new Object[] {UTF8String.fromString(index.name()),
         UTF8String.fromString(index.type().typeName()), index.segments().size()}));
   }

@@ -1,7 +1,6 @@
 package io.floe.spark.procedures;
 
 import io.floe.format.catalog.TableIdentifier;
-import io.floe.format.index.IndexException;
 import io.floe.spark.index.TableIndexes;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -26,14 +25,10 @@ final class DropIndexProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     String name = requiredString(args, 1, "name");
-    try {
-      new TableIndexes(loadTable(ident), tableName(ident), quoted(ident)).drop(name);
-    } catch (IndexException e) {
-      throw userError(e.getMessage());
-    }
+    new TableIndexes(loadTable(ident), tableName(ident), quoted(ident)).drop(name);
     return result(OUTPUT, new GenericInternalRow(new Object[] {UTF8String.fromString(name)}));
   }
 }

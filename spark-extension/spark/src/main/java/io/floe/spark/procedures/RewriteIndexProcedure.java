@@ -1,7 +1,6 @@
 package io.floe.spark.procedures;
 
 import io.floe.format.catalog.TableIdentifier;
-import io.floe.format.index.IndexException;
 import io.floe.spark.index.TableIndexes;
 import java.util.Iterator;
 import org.apache.spark.sql.SparkSession;
@@ -32,15 +31,11 @@ final class RewriteIndexProcedure extends FloeProcedure {
   }
 
   @Override
-  public Iterator<Scan> call(InternalRow args) {
+  Iterator<Scan> run(InternalRow args) {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     String name = requiredString(args, 1, "name");
-    TableIndexes.RewriteResult r;
-    try {
-      r = new TableIndexes(loadTable(ident), tableName(ident), quoted(ident)).rewrite(SparkSession.active(), name);
-    } catch (IndexException e) {
-      throw userError(e.getMessage());
-    }
+    TableIndexes indexes = new TableIndexes(loadTable(ident), tableName(ident), quoted(ident));
+    TableIndexes.RewriteResult r = indexes.rewrite(SparkSession.active(), name);
     return result(OUTPUT, new GenericInternalRow(new Object[] {r.segmentsBefore(), r.segmentsAfter(),
         r.coveredFiles(), r.addedFiles()}));
   }
