@@ -34,7 +34,8 @@ public final class IndexErrors {
 
   /** A column whose type no index supports. */
   public static IndexException unsupportedType(String table, String index, String column, Type type) {
-    return new IndexException(ErrorClass.FLOE_TYPE_UNSUPPORTED, table, index, null, "Cannot index column " + column + " of table " + table
+    return new IndexException(ErrorClass.FLOE_TYPE_UNSUPPORTED, table, index, null,
+        "Cannot index column " + column + " of table " + table
         + " with index " + index + ": type " + type + " is not supported (supported: "
         + IndexKeys.SUPPORTED_NAMES + "). Index another column, or "
         + "filter on this one without an index", null);
@@ -42,45 +43,52 @@ public final class IndexErrors {
 
   /** CREATE INDEX names a column the table does not have. */
   public static IndexException unknownColumn(String table, String index, String column) {
-    return new IndexException(ErrorClass.FLOE_COLUMN_NOT_FOUND, table, index, null, "Cannot create index " + index + " on table " + table
+    return new IndexException(ErrorClass.FLOE_COLUMN_NOT_FOUND, table, index, null,
+        "Cannot create index " + index + " on table " + table
         + ": column " + column + " does not exist. DESCRIBE TABLE " + table + " lists the columns", null);
   }
 
   /** CREATE INDEX names more than one column, or none. */
   public static IndexException notOneColumn(String table, String index, int count) {
-    return new IndexException(ErrorClass.FLOE_UNSUPPORTED, table, index, null, "Cannot create index " + index + " on table " + table
+    return new IndexException(ErrorClass.FLOE_UNSUPPORTED, table, index, null,
+        "Cannot create index " + index + " on table " + table
         + ": an index covers exactly one column, found " + count + ". Create one index per column", null);
   }
 
   /** CREATE INDEX with a type other than inverted or btree. */
   public static IndexException unknownType(String table, String index, String type) {
-    return new IndexException(ErrorClass.FLOE_UNSUPPORTED, table, index, null, "Cannot create index " + index + " on table " + table
+    return new IndexException(ErrorClass.FLOE_UNSUPPORTED, table, index, null,
+        "Cannot create index " + index + " on table " + table
         + ": unknown index type '" + type + "' (expected inverted or btree)", null);
   }
 
   /** CREATE INDEX with an option the index does not know. */
   public static IndexException unknownOption(String table, String index, String option) {
-    return new IndexException(ErrorClass.FLOE_OPTION_INVALID, table, index, null, "Cannot create index " + index + " on table " + table
+    return new IndexException(ErrorClass.FLOE_OPTION_INVALID, table, index, null,
+        "Cannot create index " + index + " on table " + table
         + ": unknown option '" + option + "' (known: " + TableIndex.MAINTENANCE + " = "
         + TableIndex.MAINTENANCE_SYNC + " | " + TableIndex.MAINTENANCE_DEFERRED + ")", null);
   }
 
   /** An index of that name exists (create, or a second concurrent build of the same name). */
   public static IndexException indexExists(String table, String index) {
-    return new IndexException(ErrorClass.FLOE_INDEX_ALREADY_EXISTS, table, index, null, "Cannot create index " + index + " on table " + table
+    return new IndexException(ErrorClass.FLOE_INDEX_ALREADY_EXISTS, table, index, null,
+        "Cannot create index " + index + " on table " + table
         + ": an index of that name exists. Drop it first (DROP INDEX " + index + " ON " + table
         + ") or use CREATE INDEX IF NOT EXISTS", null);
   }
 
   /** DROP INDEX, rewrite_index and the like name an index the table does not have. */
   public static IndexException noSuchIndex(String table, String index) {
-    return new IndexException(ErrorClass.FLOE_INDEX_NOT_FOUND, table, index, null, "Index " + index + " does not exist on table " + table
+    return new IndexException(ErrorClass.FLOE_INDEX_NOT_FOUND, table, index, null,
+        "Index " + index + " does not exist on table " + table
         + ". SELECT name FROM " + table + ".indexes lists its indexes", null);
   }
 
   /** A user sets or removes the {@code floe.indexes} table property by hand. */
   public static IndexException reservedProperty(String table, String property) {
-    return new IndexException(ErrorClass.FLOE_TABLE_PROPERTY_INVALID, table, null, null, "Cannot set or remove table property " + property
+    return new IndexException(ErrorClass.FLOE_TABLE_PROPERTY_INVALID, table, null, null,
+        "Cannot set or remove table property " + property
         + " of table " + table + ": Floe sets it when indexes change. Use CREATE INDEX and DROP INDEX", null);
   }
 }
