@@ -419,3 +419,40 @@ def test_drop_table_purge_removes_the_index_files(spark: SparkSession, namespace
     assert len(list(folder.rglob("*.puffin"))) == 1
     spark.sql(f"DROP TABLE {table} PURGE")
     assert not folder.exists()
+
+
+def test_expire_snapshots_deletes_only_unreferenced_index_files(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = _table(spark, namespace, "t")
+    _fill(spark, table, 0, 2)
+    spark.sql(f"CREATE INDEX by_k ON {table} (k)")
+    spark.sql(f"CREATE INDEX gone ON {table} (id)")
+    location = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Location'").first()
+    assert location is not None
+    folder = Path(location[1].replace("file:", "")) / "metadata" / "_floe_indexes"
+    gone = list((folder / "gone").glob("*.puffin"))
+    assert len(gone) == 1
+    spark.sql(f"DROP INDEX gone ON {table}")
+    _fill(spark, table, 2, 1)
+    spark.sql(f"CALL floe.system.rewrite_index('{namespace}.t', 'by_k')")
+    # keep only the newest metadata file, so that only the current index list is retained
+    spark.sql(
+        f"ALTER TABLE {table} SET TBLPROPERTIES ('write.metadata.previous-versions-max' = '1', "
+        "'write.metadata.delete-after-commit.enabled' = 'true')"
+    )
+    spark.sql(
+        f"CALL floe.system.expire_snapshots(table => '{namespace}.t', "
+        "older_than => TIMESTAMP '9999-01-01 00:00:00', retain_last => 1)"
+    ).collect()
+    assert not gone[0].exists()
+    assert not (folder / "gone").exists() or not list((folder / "gone").iterdir())
+    row = spark.sql(
+        f"SELECT covered_files, live_files, segments, problem FROM {table}.indexes"
+    ).first()
+    assert row is not None
+    assert tuple(row) == (3, 3, 2, None)
+    assert len(list(folder.glob("index-list-*.json"))) == 1
+    assert _ids(spark, f"SELECT id FROM {table} WHERE k = 13") == _expected_ids(
+        3, lambda i: _k(i) == 13
+    )
