@@ -3,6 +3,9 @@ and cleans up an indexed Floe table; Floe still answers right, and the index sur
 
 from __future__ import annotations
 
+import os
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pyspark.sql import SparkSession
@@ -47,10 +50,23 @@ def test_iceberg_appends_compacts_and_cleans_an_indexed_table(
         f"CALL {iceberg}.system.expire_snapshots(table => '{namespace}.t', "
         "older_than => TIMESTAMP '9999-01-01 00:00:00', retain_last => 1)"
     ).collect()
+    # Iceberg refuses a cut-off within the last 24 hours: age every file of the table instead
+    location = (
+        spark.sql(f"DESCRIBE TABLE EXTENDED {floe_name}").where("col_name = 'Location'").first()
+    )
+    assert location is not None
+    root = Path(location[1].replace("file:", ""))
+    index_files = sorted(root.glob("metadata/_floe_indexes/**/*.*"))
+    assert index_files
+    two_days_ago = time.time() - 2 * 24 * 3600
+    for file in root.rglob("*"):
+        os.utime(file, (two_days_ago, two_days_ago))
+    cutoff = datetime.now(UTC) - timedelta(hours=25)  # the session time zone is UTC
     spark.sql(
         f"CALL {iceberg}.system.remove_orphan_files(table => '{namespace}.t', "
-        "older_than => TIMESTAMP '9999-01-01 00:00:00')"
+        f"older_than => TIMESTAMP '{cutoff:%Y-%m-%d %H:%M:%S}')"
     ).collect()
+    assert all(f.exists() for f in index_files)
     assert _index_row(spark, floe_name)[2] is None
     spark.sql(f"CALL floe.system.rewrite_index('{namespace}.t', 'by_k')").collect()
     covered, live, problem = _index_row(spark, floe_name)
