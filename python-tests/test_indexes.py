@@ -456,3 +456,26 @@ def test_expire_snapshots_deletes_only_unreferenced_index_files(
     assert _ids(spark, f"SELECT id FROM {table} WHERE k = 13") == _expected_ids(
         3, lambda i: _k(i) == 13
     )
+
+
+@pytest.mark.parametrize("mode", ["copy-on-write", "merge-on-read"])
+def test_row_level_operations_scan_only_the_files_the_index_names(
+    spark: SparkSession, namespace: str, mode: str
+) -> None:
+    table = _table(
+        spark,
+        namespace,
+        "t",
+        f"TBLPROPERTIES ('write.delete.mode' = '{mode}', 'write.update.mode' = '{mode}')",
+    )
+    _fill(spark, table, 0, FILES)
+    spark.sql(f"CREATE INDEX by_id ON {table} USING btree (id)")
+    spark.sql(f"DELETE FROM {table} WHERE id = 77")
+    assert _report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
+    spark.sql(f"UPDATE {table} SET k = -1 WHERE id = 78")
+    # copy-on-write replaced the file of id 77 with one the index does not cover: it is read
+    uncovered = 1 if mode == "copy-on-write" else 0
+    assert _report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1 - uncovered
+    assert _ids(spark, f"SELECT id FROM {table} WHERE id IN (77, 78)") == [78]
+    assert _ids(spark, f"SELECT id FROM {table} WHERE k = -1") == [78]
+    assert spark.sql(f"SELECT count(*) FROM {table}").first() == (FILES * ROWS_PER_FILE - 1,)
