@@ -151,6 +151,13 @@ def tables(spark: SparkSession) -> Iterator[tuple[str, str]]:
     yield indexed, plain
 
 
+def _index_folder(spark: SparkSession, table: str) -> Path:
+    """The table's hidden folder of index files (metadata/_floe_indexes)."""
+    location = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Location'").first()
+    assert location is not None
+    return Path(location[1].replace("file:", "")) / "metadata" / "_floe_indexes"
+
+
 @pytest.mark.parametrize("predicate", PREDICATES)
 def test_predicate_gives_the_rows_of_the_plain_table(
     spark: SparkSession, tables: tuple[str, str], predicate: str
@@ -301,9 +308,7 @@ def test_missing_segment_falls_back_to_a_full_scan(spark: SparkSession, namespac
     table = _table(spark, namespace, "t")
     _fill(spark, table, 0, 3)
     spark.sql(f"CREATE INDEX by_k ON {table} (k)")
-    location = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Location'").first()
-    assert location is not None
-    folder = Path(location[1].replace("file:", "")) / "metadata" / "_floe_indexes" / "by_k"
+    folder = _index_folder(spark, table) / "by_k"
     segments = list(folder.glob("*.puffin"))
     assert len(segments) == 1
     with segments[0].open("r+b") as f:
@@ -390,9 +395,7 @@ def test_rewrite_index_repairs_a_corrupt_segment(spark: SparkSession, namespace:
     table = _table(spark, namespace, "t")
     _fill(spark, table, 0, 3)
     spark.sql(f"CREATE INDEX by_k ON {table} (k)")
-    location = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Location'").first()
-    assert location is not None
-    folder = Path(location[1].replace("file:", "")) / "metadata" / "_floe_indexes" / "by_k"
+    folder = _index_folder(spark, table) / "by_k"
     segment = next(folder.glob("*.puffin"))
     segment.write_bytes(b"not a puffin file")
     row = spark.sql(f"SELECT covered_files, problem FROM {table}.indexes").first()
@@ -413,9 +416,7 @@ def test_drop_table_purge_removes_the_index_files(spark: SparkSession, namespace
     table = _table(spark, namespace, "t")
     _fill(spark, table, 0, 2)
     spark.sql(f"CREATE INDEX by_k ON {table} (k)")
-    location = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Location'").first()
-    assert location is not None
-    folder = Path(location[1].replace("file:", "")) / "metadata" / "_floe_indexes"
+    folder = _index_folder(spark, table)
     assert len(list(folder.rglob("*.puffin"))) == 1
     spark.sql(f"DROP TABLE {table} PURGE")
     assert not folder.exists()
@@ -428,9 +429,7 @@ def test_expire_snapshots_deletes_only_unreferenced_index_files(
     _fill(spark, table, 0, 2)
     spark.sql(f"CREATE INDEX by_k ON {table} (k)")
     spark.sql(f"CREATE INDEX gone ON {table} (id)")
-    location = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Location'").first()
-    assert location is not None
-    folder = Path(location[1].replace("file:", "")) / "metadata" / "_floe_indexes"
+    folder = _index_folder(spark, table)
     gone = list((folder / "gone").glob("*.puffin"))
     assert len(gone) == 1
     spark.sql(f"DROP INDEX gone ON {table}")

@@ -1,7 +1,13 @@
 package io.floe.format.index;
 
+import io.floe.format.catalog.FileSystemCatalog;
+import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.io.InputFile;
 import io.floe.format.io.LocalFileIO;
+import io.floe.format.metadata.SortOrder;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
@@ -12,6 +18,7 @@ import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,6 +43,16 @@ final class IndexFixtures {
           Types.NestedField.optional(11, "inner", Types.LongType.get()))));
 
   /** Field ids of the indexable columns, with their dotted names. */
+  /** A new empty v2 table db.t (one long column id) in a warehouse under {@code root}. */
+  static FileSystemTableOperations newTable(File root) {
+    FileSystemCatalog catalog = new FileSystemCatalog(IO, "file://" + root.getAbsolutePath());
+    catalog.createNamespace(List.of("db"), Map.of());
+    TableIdentifier ident = TableIdentifier.of(List.of("db"), "t");
+    Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    return catalog.createTable(ident, TableMetadata.newTableMetadata(schema, PartitionSpec.unpartitioned(),
+        SortOrder.unsorted(), catalog.tableLocation(ident), Map.of(), 2));
+  }
+
   static final int[] FIELD_IDS = {1, 2, 3, 4, 5, 6, 7, 8, 9, 11};
 
   static String name(int fieldId) {

@@ -2,37 +2,23 @@ package io.floe.format.index;
 
 import static org.junit.Assert.assertEquals;
 
-import io.floe.format.catalog.FileSystemCatalog;
-import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.FileSystemTableOperations;
-import io.floe.format.io.LocalFileIO;
-import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
-import io.floe.format.partition.PartitionSpec;
-import io.floe.format.types.Schema;
-import io.floe.format.types.Types;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Map;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /** expire_snapshots deletes only index files that no retained metadata's index list names. */
 public class TestIndexFileCleanup {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-
   @Rule
   public TemporaryFolder temp = new TemporaryFolder();
 
   private FileSystemTableOperations table() {
-    FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), "file://" + temp.getRoot().getAbsolutePath());
-    catalog.createNamespace(List.of("db"), Map.of());
-    TableIdentifier ident = TableIdentifier.of(List.of("db"), "t");
-    return catalog.createTable(ident, TableMetadata.newTableMetadata(SCHEMA, PartitionSpec.unpartitioned(),
-        SortOrder.unsorted(), catalog.tableLocation(ident), Map.of(), 2));
+    return IndexFixtures.newTable(temp.getRoot());
   }
 
   private String segmentFile(FileSystemTableOperations ops) throws IOException {

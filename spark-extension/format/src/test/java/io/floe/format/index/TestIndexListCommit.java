@@ -6,42 +6,27 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import io.floe.format.catalog.FileSystemCatalog;
-import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.ForwardingTableOperations;
 import io.floe.format.commit.TableOperations;
-import io.floe.format.io.LocalFileIO;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.Metrics;
-import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableProperties;
-import io.floe.format.partition.PartitionSpec;
-import io.floe.format.types.Schema;
-import io.floe.format.types.Types;
 import java.io.File;
-import java.util.List;
-import java.util.Map;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /** Index list changes commit as metadata-only commits, re-applied to the newest list after a lost race. */
 public class TestIndexListCommit {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-
   @Rule
   public TemporaryFolder temp = new TemporaryFolder();
 
   private FileSystemTableOperations table() {
-    FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), "file://" + temp.getRoot().getAbsolutePath());
-    catalog.createNamespace(List.of("db"), Map.of());
-    TableIdentifier ident = TableIdentifier.of(List.of("db"), "t");
-    return catalog.createTable(ident, TableMetadata.newTableMetadata(SCHEMA, PartitionSpec.unpartitioned(),
-        SortOrder.unsorted(), catalog.tableLocation(ident), Map.of(), 2));
+    return IndexFixtures.newTable(temp.getRoot());
   }
 
   private static IndexListCommit.Change adding(String name) {
