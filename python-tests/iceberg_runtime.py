@@ -53,25 +53,10 @@ def iceberg_runtime_jar() -> Path:
     jar = cache / f"{ARTIFACT}-{VERSION}.jar"
     if jar.is_file():
         return jar
-    import pyspark
-
-    ivy = sorted((Path(pyspark.__file__).parent / "jars").glob("ivy-*.jar"))
-    if not ivy:
-        raise FileNotFoundError("Cannot find Apache Ivy in pyspark's jars to fetch the Iceberg jar")
-    java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if "JAVA_HOME" in os.environ else "java"
-    ivy_cache = cache / "ivy-cache"
     cache.mkdir(parents=True, exist_ok=True)
-    command = [
-        str(java), "-cp", str(ivy[-1]), "org.apache.ivy.Main",
-        "-dependency", GROUP, ARTIFACT, VERSION,
-        "-notransitive", "-types", "jar", "-warn",
-        "-cache", str(ivy_cache),
-        "-retrieve", f"{cache}/[artifact]-[revision].[ext]",
-    ]  # fmt: skip
-    done = subprocess.run(
-        command, capture_output=True, text=True, check=False, timeout=FETCH_TIMEOUT_SECONDS
+    done = ivy_retrieve(
+        ["-dependency", GROUP, ARTIFACT, VERSION, "-notransitive", "-types", "jar"], cache
     )
-    shutil.rmtree(ivy_cache, ignore_errors=True)
     if done.returncode != 0:
         raise RuntimeError(
             f"Cannot fetch {GROUP}:{ARTIFACT}:{VERSION}:\n{done.stdout}{done.stderr}"
@@ -79,6 +64,28 @@ def iceberg_runtime_jar() -> Path:
     if not jar.is_file():
         raise FileNotFoundError(f"Fetching {GROUP}:{ARTIFACT}:{VERSION} did not produce {jar}")
     return jar
+
+
+def ivy_retrieve(arguments: list[str], into: Path) -> subprocess.CompletedProcess[str]:
+    """Run the Apache Ivy in pyspark's jars with ``arguments`` (what to resolve), retrieving the
+    jars into ``into`` as ``[artifact]-[revision].[ext]``; its download cache is removed after."""
+    import pyspark
+
+    ivy = sorted((Path(pyspark.__file__).parent / "jars").glob("ivy-*.jar"))
+    if not ivy:
+        raise FileNotFoundError("Cannot find Apache Ivy in pyspark's jars to fetch test jars")
+    java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if "JAVA_HOME" in os.environ else "java"
+    ivy_cache = into / "ivy-cache"
+    command = [
+        str(java), "-cp", str(ivy[-1]), "org.apache.ivy.Main", *arguments, "-warn",
+        "-cache", str(ivy_cache), "-retrieve", f"{into}/[artifact]-[revision].[ext]",
+    ]  # fmt: skip
+    try:
+        return subprocess.run(
+            command, capture_output=True, text=True, check=False, timeout=FETCH_TIMEOUT_SECONDS
+        )
+    finally:
+        shutil.rmtree(ivy_cache, ignore_errors=True)
 
 
 if __name__ == "__main__":

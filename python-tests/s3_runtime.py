@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from iceberg_runtime import FETCH_TIMEOUT_SECONDS, cache_dir
+from iceberg_runtime import cache_dir, ivy_retrieve
 
 HADOOP_VERSION = "3.4.2"
 #: The AWS SDK v2 version hadoop-aws 3.4.2 is built with (hadoop-project's aws-java-sdk-v2.version).
@@ -85,27 +85,12 @@ def s3_jars() -> list[Path]:
     done_marker = target / ".complete"
     if done_marker.is_file():
         return sorted(target.glob("*.jar"))
-    import pyspark
-
-    ivy = sorted((Path(pyspark.__file__).parent / "jars").glob("ivy-*.jar"))
-    if not ivy:
-        raise FileNotFoundError("Cannot find Apache Ivy in pyspark's jars to fetch hadoop-aws")
-    java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if "JAVA_HOME" in os.environ else "java"
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     ivy_file = target / "ivy.xml"
     ivy_file.write_text(_ivy_xml())
-    ivy_cache = target / "ivy-cache"
-    command = [
-        str(java), "-cp", str(ivy[-1]), "org.apache.ivy.Main",
-        "-ivy", str(ivy_file), "-confs", "default", "-types", "jar", "bundle", "-warn",
-        "-cache", str(ivy_cache),
-        "-retrieve", f"{target}/[artifact]-[revision].[ext]",
-    ]  # fmt: skip
-    done = subprocess.run(
-        command, capture_output=True, text=True, check=False, timeout=FETCH_TIMEOUT_SECONDS
-    )
-    shutil.rmtree(ivy_cache, ignore_errors=True)
+    resolve = ["-ivy", str(ivy_file), "-confs", "default", "-types", "jar", "bundle"]
+    done = ivy_retrieve(resolve, target)
     ivy_file.unlink()
     jars = sorted(target.glob("*.jar"))
     if done.returncode != 0 or not any(j.name.startswith("hadoop-aws-") for j in jars):
