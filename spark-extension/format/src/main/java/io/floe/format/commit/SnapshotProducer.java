@@ -59,6 +59,7 @@ public abstract class SnapshotProducer {
   private int manifestCount = 0;
   private int attempt = 0;
   private Long snapshotId = null;
+  private MetadataAmendment amendment = null;
 
   protected SnapshotProducer(TableOperations ops) {
     this.ops = ops;
@@ -176,6 +177,12 @@ public abstract class SnapshotProducer {
   /** Fail when a concurrent commit added deletes for a data file this commit removes or deletes from. */
   public SnapshotProducer validateNoConflictingDeleteFiles() {
     this.checkConflictingDeletes = true;
+    return this;
+  }
+
+  /** A further change committed with the snapshot, re-applied at every attempt (see {@link MetadataAmendment}). */
+  public SnapshotProducer amendMetadata(MetadataAmendment change) {
+    this.amendment = change;
     return this;
   }
 
@@ -336,10 +343,12 @@ public abstract class SnapshotProducer {
     if (firstRowId != null) {
       snapshot.firstRowId(firstRowId).addedRows(addedRows);
     }
-    return TableMetadata.buildFrom(base)
-        .addSnapshot(snapshot.build())
+    Snapshot built = snapshot.build();
+    TableMetadata updated = TableMetadata.buildFrom(base)
+        .addSnapshot(built)
         .setBranchSnapshot(id, SnapshotRef.MAIN_BRANCH)
         .build();
+    return amendment == null ? updated : amendment.amend(base, updated, built);
   }
 
   private boolean lastApplyChangedNothing = false;
