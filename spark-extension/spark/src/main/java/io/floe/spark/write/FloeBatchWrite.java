@@ -4,9 +4,11 @@ import io.floe.format.FloeException;
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.IsolationLevel;
+import io.floe.format.commit.MetadataAmendment;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.expr.Expression;
+import io.floe.format.index.FileValues;
 import io.floe.format.io.WriteMarkers;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.metadata.TableMetadata;
@@ -18,6 +20,7 @@ import io.floe.spark.util.SparkExceptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -32,6 +35,8 @@ import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The driver side of a write: hands out writer factories, then commits all tasks' files as one
@@ -40,6 +45,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * {@link #newProducer} and the writer through {@link #fanout}.
  */
 class FloeBatchWrite implements BatchWrite {
+  private static final Logger LOG = LoggerFactory.getLogger(FloeBatchWrite.class);
   /** What the write replaces; {@code ROW_LEVEL}: the files a subclass names in {@link #newProducer}. */
   enum Mode { APPEND, OVERWRITE_BY_FILTER, OVERWRITE_DYNAMIC, TRUNCATE, ROW_LEVEL }
 
@@ -68,6 +74,16 @@ class FloeBatchWrite implements BatchWrite {
      */
     default boolean validatesQueryReads() {
       return false;
+    }
+
+    /** The columns writers gather values of for the target's sync indexes; none by default (a new table has none). */
+    default IndexedColumns indexedColumns(TableMetadata base, StructType rowType) {
+      return IndexedColumns.none();
+    }
+
+    /** The change that adds the written files to the target's sync indexes in the data commit, or null. */
+    default MetadataAmendment indexSync(Map<Integer, List<FileValues>> valuesByField) {
+      return null;
     }
   }
 
@@ -113,7 +129,7 @@ class FloeBatchWrite implements BatchWrite {
     PartitionSpec spec = base.spec();
     createWriteMarker(dataLocation(base), operationId, conf.value(), target.name());
     return new FloeDataWriterFactory(schema, spec, rowType, dataLocation(base), conf, base.properties(), operationId,
-        fanout());
+        fanout(), target.indexedColumns(base, rowType));
   }
 
   /** Whether tasks use the fanout writer (rows in any partition order) rather than the clustered one. */
@@ -141,6 +157,7 @@ class FloeBatchWrite implements BatchWrite {
       }
       producer.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
       producer.validateAddedFilesExist();
+      addIndexSync(producer, messages);
       try {
         target.commit(producer, base);
       } catch (CommitStateUnknownException e) {
@@ -157,7 +174,34 @@ class FloeBatchWrite implements BatchWrite {
     }
   }
 
-  /** The snapshot that adds {@code files} (the tasks' files), or null when the write changes nothing. */
+  /**
+   * Has the commit add the written files to the target's sync indexes, from the values the writers
+   * gathered; any problem leaves the files uncovered rather than failing the write.
+   */
+  private void addIndexSync(SnapshotProducer producer, WriterCommitMessage[] messages) {
+    try {
+      Map<Integer, List<FileValues>> byField = new HashMap<>();
+      for (WriterCommitMessage message : messages) {
+        if (message instanceof FloeCommitMessage) {
+          for (WrittenFile f : ((FloeCommitMessage) message).files()) {
+            f.indexValues().forEach((fieldId, gathered) -> {
+              FileValues values = FileValues.of(f.path(), gathered.values());
+              byField.computeIfAbsent(fieldId, id -> new ArrayList<>())
+                  .add(gathered.containsNull() ? values.withNulls() : values);
+            });
+          }
+        }
+      }
+      MetadataAmendment sync = byField.isEmpty() ? null : target.indexSync(byField);
+      if (sync != null) {
+        producer.amendMetadata(sync);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot prepare the index update of a write to table {}: its new files stay uncovered until "
+          + "rewrite_index", target.name(), e);
+    }
+  }
+
   /**
    * An append whose query read the same table (a MERGE with only {@code WHEN NOT MATCHED THEN
    * INSERT}, which Spark runs as an append of an anti-join, or {@code INSERT INTO t SELECT ... FROM

@@ -42,6 +42,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
   private final String fileNamePrefix;
   private final String operationId;
   private final boolean fanout;
+  private final IndexedColumns indexedColumns;
   private final List<WrittenFile> completed = new ArrayList<>();
   private final List<String> started = new ArrayList<>();
   /** Open files by partition: at most one entry unless {@link #fanout}. */
@@ -56,23 +57,27 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     final FloeParquetWriter writer;
     final String path;
     final PartitionData partition;
+    final FileValueCollector indexValues;
     int rowsSinceSizeCheck = 0;
 
-    OpenFile(FloeParquetWriter writer, String path, PartitionData partition) {
+    OpenFile(FloeParquetWriter writer, String path, PartitionData partition, FileValueCollector indexValues) {
       this.writer = writer;
       this.path = path;
       this.partition = partition;
+      this.indexValues = indexValues;
     }
   }
 
   FloeDataWriter(Schema schema, StructType rowType, PartitionSpec spec, String dataLocation, Configuration conf,
-      Map<String, String> properties, int partitionId, long taskId, String operationId) {
-    this(schema, rowType, spec, dataLocation, conf, properties, partitionId, taskId, operationId, false);
+      Map<String, String> properties, int partitionId, long taskId, String operationId,
+      IndexedColumns indexedColumns) {
+    this(schema, rowType, spec, dataLocation, conf, properties, partitionId, taskId, operationId, false,
+        indexedColumns);
   }
 
   private FloeDataWriter(Schema schema, StructType rowType, PartitionSpec spec, String dataLocation,
       Configuration conf, Map<String, String> properties, int partitionId, long taskId, String operationId,
-      boolean fanout) {
+      boolean fanout, IndexedColumns indexedColumns) {
     this.schema = schema;
     this.rowType = rowType;
     this.spec = spec;
@@ -84,6 +89,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     this.fileNamePrefix = String.format("%05d-%d-%s-", partitionId, taskId, operationId);
     this.operationId = operationId;
     this.fanout = fanout;
+    this.indexedColumns = indexedColumns;
   }
 
   /**
@@ -93,9 +99,10 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
    * writer.
    */
   static FloeDataWriter fanout(Schema schema, StructType rowType, PartitionSpec spec, String dataLocation,
-      Configuration conf, Map<String, String> properties, int partitionId, long taskId, String operationId) {
+      Configuration conf, Map<String, String> properties, int partitionId, long taskId, String operationId,
+      IndexedColumns indexedColumns) {
     return new FloeDataWriter(schema, rowType, spec, dataLocation, conf, properties, partitionId, taskId,
-        operationId, true);
+        operationId, true, indexedColumns);
   }
 
   @Override
@@ -119,6 +126,9 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
       file = open(partition);
     }
     file.writer.write(row);
+    if (file.indexValues != null) {
+      file.indexValues.add(row);
+    }
   }
 
   /** The buffered size costs a pass over every column, so it is checked once per {@value #SIZE_CHECK_ROWS} rows. */
@@ -136,7 +146,8 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     String dir = keys.isUnpartitioned() ? dataLocation : dataLocation + "/" + spec.partitionToPath(partition.toArray());
     String path = dir + "/" + fileNamePrefix + String.format("%05d", fileCount) + ".parquet";
     started.add(path);
-    OpenFile file = new OpenFile(new FloeParquetWriter(schema, rowType, path, conf, properties), path, partition);
+    OpenFile file = new OpenFile(new FloeParquetWriter(schema, rowType, path, conf, properties), path, partition,
+        indexedColumns.isEmpty() ? null : new FileValueCollector(indexedColumns));
     open.put(partition, file);
     current = file;
     return file;
@@ -151,7 +162,7 @@ final class FloeDataWriter implements DataWriter<InternalRow> {
     long size = file.writer.length();
     if (file.writer.metrics().recordCount() > 0) {
       completed.add(WrittenFile.of(file.path, size, spec.specId(), file.partition.toArray(), file.writer.metrics(),
-          file.writer.splitOffsets()));
+          file.writer.splitOffsets(), file.indexValues == null ? Map.of() : file.indexValues.gathered()));
     } else {
       deleteQuietly(file.path);
     }

@@ -25,9 +25,17 @@ final class FloeDataWriterFactory implements DataWriterFactory {
   private final Map<String, String> properties;
   private final String operationId;
   private final boolean fanout;
+  private final IndexedColumns indexedColumns;
 
   FloeDataWriterFactory(Schema schema, PartitionSpec spec, StructType rowType, String dataLocation,
       SerializableConfiguration conf, Map<String, String> properties, String operationId, boolean fanout) {
+    this(schema, spec, rowType, dataLocation, conf, properties, operationId, fanout, IndexedColumns.none());
+  }
+
+  /** {@code indexedColumns}: the columns whose values each file's writer gathers for the table's sync indexes. */
+  FloeDataWriterFactory(Schema schema, PartitionSpec spec, StructType rowType, String dataLocation,
+      SerializableConfiguration conf, Map<String, String> properties, String operationId, boolean fanout,
+      IndexedColumns indexedColumns) {
     this.schemaJson = SchemaParser.toJson(schema);
     this.specJson = PartitionSpecParser.toJson(spec);
     this.rowType = rowType;
@@ -36,6 +44,7 @@ final class FloeDataWriterFactory implements DataWriterFactory {
     this.properties = Map.copyOf(properties);
     this.operationId = operationId;
     this.fanout = fanout;
+    this.indexedColumns = indexedColumns;
   }
 
   @Override
@@ -44,9 +53,9 @@ final class FloeDataWriterFactory implements DataWriterFactory {
     PartitionSpec spec = PartitionSpecParser.fromJson(schema, JsonUtil.parse(specJson));
     if (fanout) {
       return FloeDataWriter.fanout(schema, rowType, spec, dataLocation, conf.value(), properties, partitionId,
-          taskId, operationId);
+          taskId, operationId, indexedColumns);
     }
     return new FloeDataWriter(schema, rowType, spec, dataLocation, conf.value(), properties, partitionId, taskId,
-        operationId);
+        operationId, indexedColumns);
   }
 }

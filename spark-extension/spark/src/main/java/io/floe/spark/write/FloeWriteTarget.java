@@ -1,11 +1,17 @@
 package io.floe.spark.write;
 
 import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.MetadataAmendment;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.commit.TableOperations;
+import io.floe.format.index.FileValues;
+import io.floe.format.index.IndexSync;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.table.TableView;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.types.StructType;
 
 /** A write into an existing table: commits through the table's operations, with retries. */
 public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
@@ -45,6 +51,16 @@ public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
   @Override
   public void commit(SnapshotProducer producer, TableMetadata base) {
     producer.commit();
+  }
+
+  @Override
+  public IndexedColumns indexedColumns(TableMetadata base, StructType rowType) {
+    return IndexedColumns.of(ops.io(), name, base, rowType);
+  }
+
+  @Override
+  public MetadataAmendment indexSync(Map<Integer, List<FileValues>> valuesByField) {
+    return new IndexSync(ops.io(), name, ops.metadataRoot() + "/metadata", valuesByField);
   }
 
   @Override

@@ -15,13 +15,16 @@ import java.util.Map;
 public record WrittenFile(String path, long fileSizeInBytes, int specId, Object[] partition, long recordCount,
     Map<Integer, Long> columnSizes, Map<Integer, Long> valueCounts, Map<Integer, Long> nullValueCounts,
     Map<Integer, Long> nanValueCounts, Map<Integer, byte[]> lowerBounds, Map<Integer, byte[]> upperBounds,
-    List<Long> splitOffsets) implements Serializable {
+    List<Long> splitOffsets, Map<Integer, FileValueCollector.Gathered> indexValues) implements Serializable {
 
-  static WrittenFile of(String path, long size, int specId, Object[] partition, Metrics metrics, List<Long> splits) {
+  /** {@code indexValues}: per indexed field id, the file's values (see {@link FileValueCollector}). */
+  static WrittenFile of(String path, long size, int specId, Object[] partition, Metrics metrics, List<Long> splits,
+      Map<Integer, FileValueCollector.Gathered> indexValues) {
     return new WrittenFile(path, size, specId, serializable(partition), metrics.recordCount(),
         new HashMap<>(metrics.columnSizes()), new HashMap<>(metrics.valueCounts()),
         new HashMap<>(metrics.nullValueCounts()), new HashMap<>(metrics.nanValueCounts()),
-        toBytes(metrics.lowerBounds()), toBytes(metrics.upperBounds()), splits == null ? null : List.copyOf(splits));
+        toBytes(metrics.lowerBounds()), toBytes(metrics.upperBounds()), splits == null ? null : List.copyOf(splits),
+        new HashMap<>(indexValues));
   }
 
   private static Object[] serializable(Object[] partition) {
