@@ -4,7 +4,7 @@ CREATE NAMESPACE floe.ix;
 
 CREATE TABLE floe.ix.t (id BIGINT, name STRING, score DOUBLE, point STRUCT<x: INT, y: INT>) USING floe;
 
--- An index on a table without data: no segment, nothing to cover.
+-- An index on a table without data: no segment yet; each later INSERT adds one (maintenance sync).
 CREATE INDEX by_id ON floe.ix.t USING btree (id);
 
 SELECT name, type, columns, covered_files, live_files, segments, problem FROM floe.ix.t.indexes;
@@ -36,7 +36,7 @@ SELECT name, columns FROM floe.ix.t.indexes WHERE name = 'by_name';
 
 SELECT id FROM floe.ix.t WHERE label = 'b';
 
--- rewrite_index indexes the files appended since the build.
+-- An append after the build is covered by its own commit (sync); rewrite_index merges the segments.
 INSERT INTO floe.ix.t VALUES (5, 'e', 5.0, named_struct('x', 5, 'y', 6));
 
 SELECT name, covered_files, live_files FROM floe.ix.t.indexes WHERE name = 'by_name';
