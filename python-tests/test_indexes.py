@@ -478,6 +478,12 @@ def test_row_level_operations_scan_only_the_files_the_index_names(
     assert _report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
     assert _ids(spark, f"SELECT id FROM {table} WHERE id IN (77, 78)") == [78]
     assert _ids(spark, f"SELECT id FROM {table} WHERE k = -1") == [78]
+    # the files the DELETE and UPDATE wrote were added to the index in their commits
+    covered, live, _, problem = _coverage(spark, table, "by_id")
+    assert (covered, problem) == (live, None)
+    assert _ids(spark, f"SELECT id FROM {table} WHERE id = 78") == [78]
+    # merge-on-read reads the old file of id 78 (row deleted by a deletion vector) and the new one
+    assert _report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
     assert spark.sql(f"SELECT count(*) FROM {table}").first() == (FILES * ROWS_PER_FILE - 1,)
 
 

@@ -179,18 +179,25 @@ class FloeBatchWrite implements BatchWrite {
    * gathered; any problem leaves the files uncovered rather than failing the write.
    */
   private void addIndexSync(SnapshotProducer producer, WriterCommitMessage[] messages) {
+    List<WrittenFile> written = new ArrayList<>();
+    for (WriterCommitMessage message : messages) {
+      if (message instanceof FloeCommitMessage) {
+        written.addAll(((FloeCommitMessage) message).files());
+      }
+    }
+    addIndexSync(producer, target, written);
+  }
+
+  /** Has {@code producer}'s commit add {@code written} to {@code target}'s sync indexes; never fails the write. */
+  static void addIndexSync(SnapshotProducer producer, WriteTarget target, List<WrittenFile> written) {
     try {
       Map<Integer, List<FileValues>> byField = new HashMap<>();
-      for (WriterCommitMessage message : messages) {
-        if (message instanceof FloeCommitMessage) {
-          for (WrittenFile f : ((FloeCommitMessage) message).files()) {
-            f.indexValues().forEach((fieldId, gathered) -> {
-              FileValues values = FileValues.of(f.path(), gathered.values());
-              byField.computeIfAbsent(fieldId, id -> new ArrayList<>())
-                  .add(gathered.containsNull() ? values.withNulls() : values);
-            });
-          }
-        }
+      for (WrittenFile f : written) {
+        f.indexValues().forEach((fieldId, gathered) -> {
+          FileValues values = FileValues.of(f.path(), gathered.values());
+          byField.computeIfAbsent(fieldId, id -> new ArrayList<>())
+              .add(gathered.containsNull() ? values.withNulls() : values);
+        });
       }
       MetadataAmendment sync = byField.isEmpty() ? null : target.indexSync(byField);
       if (sync != null) {
@@ -223,6 +230,7 @@ class FloeBatchWrite implements BatchWrite {
         .validateNoConflictingDataFiles();
   }
 
+  /** The snapshot that adds {@code files} (the tasks' files), or null when the write changes nothing. */
   protected SnapshotProducer newProducer(List<DataFile> files) {
     switch (mode) {
       case APPEND: {

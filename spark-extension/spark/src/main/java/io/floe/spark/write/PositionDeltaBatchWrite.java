@@ -65,7 +65,8 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
         () -> new IllegalStateException("Cannot write " + table.name() + ": Spark passed no row id schema"));
     FloeBatchWrite.createWriteMarker(dataLocation, operationId, conf.value(), table.name());
     FloeDataWriterFactory inserts = new FloeDataWriterFactory(base.schema(), base.spec(), info.schema(),
-        dataLocation, conf, base.properties(), operationId, true);
+        dataLocation, conf, base.properties(), operationId, true,
+        FloeWriteTarget.forTable(table).indexedColumns(base, info.schema()));
     return new PositionDeltaWriterFactory(inserts, rowId.fieldIndex(FloeParquetReader.FILE_COLUMN),
         rowId.fieldIndex(FloeParquetReader.POS_COLUMN));
   }
@@ -89,10 +90,12 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
 
   private void commitFiles(WriterCommitMessage[] messages) {
     List<DataFile> inserted = new ArrayList<>();
+    List<WrittenFile> written = new ArrayList<>();
     Map<String, RoaringPositionBitmap> deleted = new HashMap<>();
     for (WriterCommitMessage message : messages) {
       if (message instanceof PositionDeltaWriter.Message m) {
         m.inserted().forEach(f -> inserted.add(f.toDataFile(base.specsById().get(f.specId()))));
+        written.addAll(m.inserted());
         m.deletedPositions().forEach((path, bytes) -> {
           RoaringPositionBitmap positions = PositionDeltaWriter.deserialize(bytes, path);
           RoaringPositionBitmap seen = deleted.putIfAbsent(path, positions);
@@ -117,6 +120,7 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
       delta.validateAddedFilesExist();
       FloeRowLevelOperation.validateAgainst(delta, scan, isolation);
       delta.set("spark.app.id", SparkSession.active().sparkContext().applicationId());
+      FloeBatchWrite.addIndexSync(delta, FloeWriteTarget.forTable(table), written);
       delta.commit();
     } catch (CommitStateUnknownException e) {
       commitStateUnknown = true; // Spark calls abort() next: it must not delete files the table may now hold
