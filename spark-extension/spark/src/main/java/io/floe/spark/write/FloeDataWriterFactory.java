@@ -14,7 +14,8 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * Ships the table's schema, spec and write properties to executors (as JSON, since the models are not
- * serializable); {@code fanout} picks the writer that takes rows in any partition order.
+ * serializable); {@code fanout} picks the writer that takes rows in any partition order, and
+ * {@code indexedColumns} the columns whose values each file's writer gathers for the sync indexes.
  */
 final class FloeDataWriterFactory implements DataWriterFactory {
   private final String schemaJson;
@@ -27,12 +28,6 @@ final class FloeDataWriterFactory implements DataWriterFactory {
   private final boolean fanout;
   private final IndexedColumns indexedColumns;
 
-  FloeDataWriterFactory(Schema schema, PartitionSpec spec, StructType rowType, String dataLocation,
-      SerializableConfiguration conf, Map<String, String> properties, String operationId, boolean fanout) {
-    this(schema, spec, rowType, dataLocation, conf, properties, operationId, fanout, IndexedColumns.none());
-  }
-
-  /** {@code indexedColumns}: the columns whose values each file's writer gathers for the table's sync indexes. */
   FloeDataWriterFactory(Schema schema, PartitionSpec spec, StructType rowType, String dataLocation,
       SerializableConfiguration conf, Map<String, String> properties, String operationId, boolean fanout,
       IndexedColumns indexedColumns) {
