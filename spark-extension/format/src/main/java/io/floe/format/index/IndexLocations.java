@@ -14,6 +14,8 @@ public final class IndexLocations {
   /** The hidden folder's name; hidden because it starts with {@code _}. */
   public static final String FOLDER = "_floe_indexes";
 
+  private static final int MAX_FOLDER_NAME = 64;
+
   /** The hidden index folder of a table whose metadata folder is {@code metadataFolder}. */
   public static String folder(String metadataFolder) {
     return stripSlash(metadataFolder) + "/" + FOLDER;
@@ -26,10 +28,12 @@ public final class IndexLocations {
 
   /**
    * A new segment file of index {@code indexName}; characters other than letters, digits, {@code _}
-   * and {@code -} become {@code _} in the folder name (the index list, not the folder, names the index).
+   * and {@code -} become {@code _} in the folder name, which keeps at most 64 of them (the index
+   * list, not the folder, names the index, so names that map to one folder share it harmlessly).
    */
   public static String newSegment(String metadataFolder, String indexName) {
     String folderName = indexName.replaceAll("[^A-Za-z0-9_-]", "_");
+    folderName = folderName.length() > MAX_FOLDER_NAME ? folderName.substring(0, MAX_FOLDER_NAME) : folderName;
     return folder(metadataFolder) + "/" + (folderName.isEmpty() ? "_" : folderName) + "/" + UUID.randomUUID()
         + ".puffin";
   }

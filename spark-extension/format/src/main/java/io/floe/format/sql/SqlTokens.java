@@ -210,6 +210,18 @@ public final class SqlTokens {
     return "`" + identifierPart.replace("`", "``") + "`";
   }
 
+  /** A multipart name as SQL text, every part quoted: {@code `a`.`b c`}. */
+  public static String quote(List<String> parts) {
+    StringBuilder sb = new StringBuilder();
+    for (String part : parts) {
+      if (sb.length() > 0) {
+        sb.append('.');
+      }
+      sb.append(quote(part));
+    }
+    return sb.toString();
+  }
+
   /** A SQL string literal (backslash escapes, Spark's default) holding {@code value}. */
   public static String literal(String value) {
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";

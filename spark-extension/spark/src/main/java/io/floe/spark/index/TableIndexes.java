@@ -4,29 +4,30 @@ import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.index.IndexColumns;
 import io.floe.format.index.IndexErrors;
+import io.floe.format.index.IndexException;
 import io.floe.format.index.IndexList;
 import io.floe.format.index.IndexListCommit;
 import io.floe.format.index.IndexListFiles;
+import io.floe.format.index.IndexLocations;
 import io.floe.format.index.IndexSegment;
+import io.floe.format.index.IndexSegmentMerger;
+import io.floe.format.index.IndexSegmentReader;
+import io.floe.format.index.IndexSegmentWriter;
 import io.floe.format.index.IndexType;
 import io.floe.format.index.TableIndex;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
-import io.floe.format.types.Types;
-import io.floe.format.index.IndexException;
-import io.floe.format.index.IndexLocations;
-import io.floe.format.index.IndexSegmentMerger;
-import io.floe.format.index.IndexSegmentReader;
-import io.floe.format.index.IndexSegmentWriter;
+import io.floe.format.sql.SqlTokens;
 import io.floe.format.types.Type;
+import io.floe.format.types.Types;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -212,7 +213,7 @@ public final class TableIndexes {
 
   /** Name parts quoted for SQL: {@code `a`.`b`}. */
   static String quote(List<String> parts) {
-    return parts.stream().map(p -> "`" + p.replace("`", "``") + "`").collect(Collectors.joining("."));
+    return SqlTokens.quote(parts);
   }
 
   private IndexBuildJob.Target target() {

@@ -172,7 +172,7 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
   }
 
   private static String quote(String part) {
-    return "`" + part.replace("`", "``") + "`";
+    return SqlTokens.quote(part);
   }
 
   /** {@code catalog.db.t}, as messages name a table. */

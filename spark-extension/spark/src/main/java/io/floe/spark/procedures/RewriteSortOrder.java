@@ -7,6 +7,7 @@ import io.floe.format.metadata.NullOrder;
 import io.floe.format.metadata.SortDirection;
 import io.floe.format.metadata.SortField;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.sql.SqlTokens;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
@@ -113,7 +114,7 @@ final class RewriteSortOrder {
         throw SchemaErrors.invalidSortOrder(null, describe + ": the table's sort order field " + f + " is not a plain "
             + "column; pass sort_order explicitly");
       }
-      out.add(column("`" + name.replace("`", "``") + "`", f.direction() == SortDirection.DESC,
+      out.add(column(SqlTokens.quote(name), f.direction() == SortDirection.DESC,
           f.nullOrder() == NullOrder.NULLS_FIRST));
     }
     return out;

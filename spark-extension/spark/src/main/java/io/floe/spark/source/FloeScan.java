@@ -6,14 +6,15 @@ import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
 import io.floe.format.expr.InclusiveMetricsEvaluator;
 import io.floe.format.expr.Projections;
+import io.floe.format.index.IndexPlanner;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.FileScanTask;
-import io.floe.format.index.IndexPlanner;
 import io.floe.format.scan.ScanMetrics;
 import io.floe.format.scan.ScanPlan;
 import io.floe.format.scan.TableScan;
+import io.floe.format.sql.SqlTokens;
 import io.floe.format.table.TableView;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Types;
@@ -164,7 +165,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
       }
     }
     return names.stream()
-        .map(n -> org.apache.spark.sql.connector.expressions.Expressions.column("`" + n.replace("`", "``") + "`"))
+        .map(n -> org.apache.spark.sql.connector.expressions.Expressions.column(SqlTokens.quote(n)))
         .toArray(NamedReference[]::new);
   }
 

@@ -6,6 +6,7 @@ import io.floe.format.SchemaErrors;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.partition.Transform;
+import io.floe.format.sql.SqlTokens;
 import io.floe.format.sql.TransformTerm;
 import io.floe.format.types.Schema;
 import java.util.ArrayList;
@@ -149,14 +150,7 @@ public final class SparkPartitioning {
 
   /** Spark re-parses these names: quote each part so spaces, backquotes and keywords survive. */
   private static String quoted(String dottedName) {
-    StringBuilder sb = new StringBuilder();
-    for (String part : dottedName.split("\\.")) {
-      if (sb.length() > 0) {
-        sb.append('.');
-      }
-      sb.append('`').append(part.replace("`", "``")).append('`');
-    }
-    return sb.toString();
+    return SqlTokens.quote(List.of(dottedName.split("\\.")));
   }
 
   private static int widthOf(String transform) {

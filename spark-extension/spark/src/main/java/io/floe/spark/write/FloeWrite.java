@@ -8,6 +8,7 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.Transform;
+import io.floe.format.sql.SqlTokens;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
@@ -258,14 +259,7 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   }
 
   private static String quoted(List<String> path) {
-    StringBuilder sb = new StringBuilder();
-    for (String part : path) {
-      if (sb.length() > 0) {
-        sb.append('.');
-      }
-      sb.append('`').append(part.replace("`", "``")).append('`');
-    }
-    return sb.toString();
+    return SqlTokens.quote(path);
   }
 
   /** Partition values, then the table's sort order: how rows are sorted within tasks (and ranged). */
