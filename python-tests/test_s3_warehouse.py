@@ -32,7 +32,7 @@ BUCKET = "floe-test"
 NO_CONDITIONAL_BUCKET = "floe-no-conditional"
 WAREHOUSE = f"s3a://{BUCKET}/warehouse"
 CATALOG = "floe_s3"
-WORKER = Path(__file__).parent / "helpers" / "s3_append_worker.py"
+WORKER = Path(__file__).parent / "helpers" / "commit_race_worker.py"
 WRITERS = 4
 APPENDS_PER_WRITER = 50
 #: The negative control needs fewer appends to show losses (it lost 66 of 200 in a 4 x 50 run).
