@@ -101,9 +101,10 @@ class MiniHdfs:
         base.mkdir(parents=True, exist_ok=True)
         details = base / "details.json"
         self.log = base / "cluster.log"
-        java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if "JAVA_HOME" in os.environ else "java"
+        java_home = os.environ.get("JAVA_HOME")
+        java = str(Path(java_home) / "bin" / "java") if java_home else "java"
         command = [
-            str(java), "-Xmx512m", "-cp", _class_path(jar),
+            java, "-Xmx512m", "-cp", _class_path(jar),
             "org.apache.hadoop.test.MiniDFSClusterManager",
             "-format", "-datanodes", "1", "-writeDetails", str(details),
             "-D", f"hdfs.minidfs.basedir={base / 'data'}",

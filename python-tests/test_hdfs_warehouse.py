@@ -1,4 +1,4 @@
-"""A warehouse on HDFS: Floe over Spark's own HDFS client against a real MiniDFSCluster on 127.0.0.1.
+"""A warehouse on HDFS: Floe over Spark's own HDFS client against a real MiniDFSCluster (127.0.0.1).
 
 One module, one cluster (a NameNode and a DataNode in their own JVM, hdfs_runtime.py), the shared
 Spark session with a second catalog ``floe_hdfs`` whose warehouse is ``hdfs://127.0.0.1:<port>/
@@ -145,7 +145,8 @@ def test_namespaces_tables_insert_select(
     location = spark.sql(f"DESCRIBE TABLE EXTENDED {hdfs_catalog}.basic.t").collect()
     assert f"{hdfs.uri}/warehouse/basic/t" in {r[1] for r in location}
     spark.sql(f"DROP NAMESPACE {hdfs_catalog}.empty_ns")
-    assert "empty_ns" not in {r[0] for r in spark.sql(f"SHOW NAMESPACES IN {hdfs_catalog}").collect()}
+    namespaces = {r[0] for r in spark.sql(f"SHOW NAMESPACES IN {hdfs_catalog}").collect()}
+    assert "empty_ns" not in namespaces
 
 
 @pytest.mark.parametrize("mode", ["copy-on-write", "merge-on-read"])
@@ -215,6 +216,7 @@ def test_indexes(spark: SparkSession, hdfs_catalog: str, files: HdfsFiles) -> No
     table = f"{hdfs_catalog}.idx.t"
     spark.sql(f"CREATE NAMESPACE {hdfs_catalog}.idx")
     spark.sql(f"CREATE TABLE {table} (id BIGINT, user_id BIGINT) USING floe")
+
     # file i holds user ids i and 100 - i: min/max bounds cannot skip files 0..3 for user_id = 3
     def insert_file(i: int) -> None:  # one data file
         spark.sql(
@@ -271,9 +273,7 @@ def test_publish_is_a_rename_that_never_overwrites(
     io.publishIfAbsent(f"{hdfs.uri}/publish/first.tmp", f"{hdfs.uri}/publish/v1.metadata.json")
     assert files.list("/publish") == ["/publish/second.tmp", "/publish/v1.metadata.json"]
     with pytest.raises(Py4JJavaError) as refused:
-        io.publishIfAbsent(
-            f"{hdfs.uri}/publish/second.tmp", f"{hdfs.uri}/publish/v1.metadata.json"
-        )
+        io.publishIfAbsent(f"{hdfs.uri}/publish/second.tmp", f"{hdfs.uri}/publish/v1.metadata.json")
     assert refused.value.java_exception.getClass().getName() == (
         "java.nio.file.FileAlreadyExistsException"
     )
