@@ -9,6 +9,7 @@ import datetime
 import itertools
 import json
 import struct
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
@@ -273,6 +274,18 @@ def test_uncovered_files_are_always_read(indexed: tuple[str, str]) -> None:
     # the same question through the sync index: covered files only
     synced = inspect.files_for_value(location, "by_k", 13)
     assert set(synced.may_match) <= set(answer.files)
+
+
+def test_an_older_snapshot_is_answered_for_its_own_files(indexed: tuple[str, str]) -> None:
+    _, location = indexed
+    [by_id] = [i for i in inspect.table_indexes(location) if i.name == "by_id"]
+    built_at = by_id.segments[0].snapshot_id  # before the appends
+    older = inspect.files_for_value(location, "by_id", 6 * 7 + 5, snapshot_id=built_at)
+    assert (older.snapshot_id, older.files, len(older.skipped)) == (built_at, (), FILES)
+    now = inspect.files_for_value(location, "by_id", 6 * 7 + 5)
+    assert len(now.files) == 1 and now.files[0] not in older.skipped
+    [listed] = [i for i in inspect.table_indexes(location, built_at) if i.name == DEFERRED]
+    assert (listed.covered_files, listed.live_files, listed.stale) == (FILES, FILES, False)
 
 
 def test_listing_matches_the_indexes_metadata_table(
@@ -543,6 +556,25 @@ def test_roaring_reader_refuses_bad_cookies_and_unordered_values() -> None:
     with pytest.raises(Malformed, match="offset of container 0"):
         bad_offset = unordered[:-4] + struct.pack("<I", 17)
         read_roaring_bitmap(bad_offset + struct.pack("<HH", 3, 5), "t")
+
+
+@pytest.mark.parametrize("cut", [3, 8, 13, 20])
+def test_truncated_deletion_vector_bitmap_is_a_floe_error(tmp_path: Path, cut: int) -> None:
+    """Deletion vectors share the Roaring reader: a bitmap cut short (with a valid length and
+    CRC around it) is a FloeError naming the file, not a struct.error."""
+    one = struct.pack("<II", 12346, 1) + struct.pack("<HHI", 0, 1, 16) + struct.pack("<HH", 3, 9)
+    roaring64 = (struct.pack("<QI", 1, 0) + one)[:cut]
+    vector = bytes([0xD1, 0xD3, 0x39, 0x64]) + roaring64
+    blob = struct.pack(">i", len(vector)) + vector + struct.pack(">I", zlib.crc32(vector))
+    path = tmp_path / "dv.bin"
+    path.write_bytes(blob)
+    with pytest.raises(FloeError, match=r"Invalid deletion vector .*dv\.bin@0: .*truncated"):
+        inspect.read_deletion_vector(str(path), 0, len(blob))
+    whole = struct.pack("<QI", 1, 0) + one
+    vector = bytes([0xD1, 0xD3, 0x39, 0x64]) + whole
+    blob = struct.pack(">i", len(vector)) + vector + struct.pack(">I", zlib.crc32(vector))
+    path.write_bytes(blob)
+    assert inspect.read_deletion_vector(str(path), 0, len(blob)) == {3, 9}
 
 
 def _page(*entries: bytes) -> bytes:
