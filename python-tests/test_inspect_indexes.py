@@ -355,6 +355,39 @@ def test_rename_keeps_the_index_under_the_new_name(spark: SparkSession, namespac
     assert inspect.files_for_value(location, "by_k", 13).column == "key"
 
 
+def test_floe_indexes_command(indexed: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    from floe.cli import main
+
+    _, location = indexed
+    assert main(["indexes", location]) == 0
+    listed = {i["name"]: i for i in json.loads(capsys.readouterr().out)}
+    assert listed[DEFERRED]["uncovered_files"] == APPENDED and listed[DEFERRED]["stale"]
+    assert listed["by_d"]["columns"] == ["d"] and listed["by_d"]["problem"] is None
+    lookups = {
+        ("by_d", "2024-01-11"): inspect.files_for_value(
+            location, "by_d", datetime.date(2024, 1, 11)
+        ),
+        ("by_dec", "2.50"): inspect.files_for_value(location, "by_dec", Decimal("2.50")),
+        ("by_id", "77"): inspect.files_for_value(location, "by_id", 77),
+        ("by_b", "true"): inspect.files_for_value(location, "by_b", True),
+        ("by_ts", _ts(9).isoformat()): inspect.files_for_value(location, "by_ts", _ts(9)),
+    }
+    for (index, text), expected in lookups.items():
+        assert main(["indexes", location, "--index", index, "--value", text]) == 0
+        printed = json.loads(capsys.readouterr().out)
+        assert printed["files"] == list(expected.files), (index, text)
+    assert main(["indexes", location, "--index", "by_s", "--prefix", "v04"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["files"] == list(inspect.files_with_prefix(location, "by_s", "v04").files)
+    assert main(["indexes", location, "--index", "by_k", "--value", "x"]) == 1
+    assert (
+        "Cannot read 'x' as a value of type int for index by_k on column k"
+        in capsys.readouterr().err
+    )
+    assert main(["indexes", location, "--value", "1"]) == 1
+    assert "--value and --prefix need --index" in capsys.readouterr().err
+
+
 def test_bad_arguments_are_clear(indexed: tuple[str, str]) -> None:
     _, location = indexed
     with pytest.raises(NoSuchIndexError, match=r"Index nope does not exist on table .*by_k"):

@@ -14,6 +14,7 @@ from floe.inspect.indexes import (
     files_for_values,
     files_in_range,
     files_with_prefix,
+    parse_value,
     table_indexes,
 )
 from floe.inspect.manifests import read_avro, read_manifest, read_manifest_list
@@ -41,6 +42,7 @@ __all__ = [
     "find_snapshot",
     "load_table_metadata",
     "metadata_file",
+    "parse_value",
     "read_avro",
     "read_deletion_vector",
     "read_manifest",

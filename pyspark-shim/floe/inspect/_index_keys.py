@@ -111,6 +111,30 @@ class KeyType:
             f"{self}, which takes {_ACCEPTED[name]}"
         )
 
+    def parse(self, text: str, what: str) -> Any:
+        """A value of this type written as text (command lines): an integer, an ISO date or
+        datetime, a decimal, ``true``/``false``, hex digits for binary; strings as they are."""
+        try:
+            if self.name in ("int", "long"):
+                return int(text)
+            if self.name == "date":
+                return datetime.date.fromisoformat(text)
+            if self.name in ("timestamp", "timestamptz"):
+                return datetime.datetime.fromisoformat(text)
+            if self.name == "decimal":
+                return decimal.Decimal(text)
+            if self.name == "binary":
+                return bytes.fromhex(text)
+        except (ValueError, decimal.InvalidOperation) as e:
+            raise FloeError(
+                f"Cannot read {text!r} as a value of type {self} for {what}: {e}"
+            ) from e
+        if self.name == "boolean":
+            if text.lower() not in ("true", "false"):
+                raise FloeError(f"Cannot read {text!r} as a boolean for {what}: use true or false")
+            return text.lower() == "true"
+        return text
+
 
 _ACCEPTED = {
     "boolean": "bool",

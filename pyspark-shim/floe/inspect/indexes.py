@@ -227,29 +227,21 @@ def files_with_prefix(
     return _answer(table, index, snapshot_id, ask)
 
 
+def parse_value(table: str, index: str, text: str) -> Any:
+    """``text`` read as a value of the column of index ``index`` (for command lines): an
+    integer, an ISO date or datetime, a decimal, ``true``/``false``, hex digits for binary."""
+    _, key_type, _, what = _key_type(load_table_metadata(table), table, index)
+    return key_type.parse(text, what)
+
+
 Asker = Callable[[KeyType, str], Callable[[SegmentReader], set[int]]]
 
 
 def _answer(table: str, name: str, snapshot_id: int | None, ask: Asker) -> IndexAnswer:
     metadata = load_table_metadata(table)
     location = str(metadata.get("location", table))
-    definitions = read_index_list(metadata)
-    definition = next((d for d in definitions if d.name == name), None)
-    if definition is None:
-        known = ", ".join(d.name for d in definitions) or "none"
-        raise NoSuchIndexError(
-            f"Index {name} does not exist on table {location} (its indexes: {known})"
-        )
-    column = _struct_columns(metadata).get(definition.source_field_id)
-    problem = _column_problem(definition, column)
-    if problem is not None or column is None:
-        raise FloeError(
-            f"Cannot look up values in index {name} on table {location}: {problem}. Every live "
-            "file must be read; drop the index"
-        )
-    key_type = KeyType.of(column[1])
-    assert key_type is not None
-    lookup = ask(key_type, f"index {name} on column {column[0]} of table {location}")
+    definition, key_type, column, what = _key_type(metadata, table, name)
+    lookup = ask(key_type, what)
     snapshot = find_snapshot(metadata, snapshot_id)
     live = _live_data_files(table, snapshot)
     covered: set[str] = set()
@@ -265,7 +257,7 @@ def _answer(table: str, name: str, snapshot_id: int | None, ask: Asker) -> Index
         excluded.update(p for i, p in enumerate(paths) if i not in matching)
     return IndexAnswer(
         index=name,
-        column=column[0],
+        column=column,
         snapshot_id=None if snapshot is None else int(snapshot["snapshot-id"]),
         may_match=tuple(p for p in live if p in covered and p not in excluded),
         uncovered=tuple(p for p in live if p not in covered),
@@ -274,6 +266,31 @@ def _answer(table: str, name: str, snapshot_id: int | None, ask: Asker) -> Index
         segments_read=len(definition.segments),
         pages_read=pages,
     )
+
+
+def _key_type(
+    metadata: Mapping[str, Any], table: str, name: str
+) -> tuple[IndexDefinition, KeyType, str, str]:
+    """The index ``name``, its key type, its column's current name and how errors name it;
+    fails when it cannot be used."""
+    location = str(metadata.get("location", table))
+    definitions = read_index_list(metadata)
+    definition = next((d for d in definitions if d.name == name), None)
+    if definition is None:
+        known = ", ".join(d.name for d in definitions) or "none"
+        raise NoSuchIndexError(
+            f"Index {name} does not exist on table {location} (its indexes: {known})"
+        )
+    column = _struct_columns(metadata).get(definition.source_field_id)
+    problem = _column_problem(definition, column)
+    key_type = None if column is None else KeyType.of(column[1])
+    if problem is not None or column is None or key_type is None:
+        raise FloeError(
+            f"Cannot look up values in index {name} on table {location}: {problem}. Every live "
+            "file must be read; drop the index"
+        )
+    what = f"index {name} on column {column[0]} of table {location}"
+    return definition, key_type, column[0], what
 
 
 def _live_data_files(table: str, snapshot: Mapping[str, Any] | None) -> list[str]:
