@@ -47,21 +47,22 @@ SELECT id,
        CAST(timestamp_seconds(1700000000 + id * 60) AS TIMESTAMP_NTZ) AS tntz,
        CAST(id / 4 AS DECIMAL(10, 2)) AS dec,
        id % 17 = 5 AS b,
-       named_struct('x', id * 10) AS n
+       named_struct('x', id * 10) AS n,
+       CAST(concat('b', CAST(id AS STRING)) AS BINARY) AS bin
 FROM (SELECT id * {files} + {f} AS id FROM range({rows}))
 UNION ALL
 SELECT {low}, -1000, '', DATE'1990-01-01', TIMESTAMP'1990-01-01 00:00:00',
        TIMESTAMP_NTZ'1990-01-01 00:00:00', CAST(-999 AS DECIMAL(10, 2)), false,
-       named_struct('x', -1000000L)
+       named_struct('x', -1000000L), X''
 UNION ALL
 SELECT {high}, 1000, 'zzz', DATE'2100-01-01', TIMESTAMP'2100-01-01 00:00:00',
        TIMESTAMP_NTZ'2100-01-01 00:00:00', CAST(999 AS DECIMAL(10, 2)), true,
-       named_struct('x', 1000000L)
+       named_struct('x', 1000000L), X'FFFF'
 """
 
 COLUMNS = (
     "id BIGINT, k INT, s STRING, d DATE, ts TIMESTAMP, tntz TIMESTAMP_NTZ, dec DECIMAL(10, 2), "
-    "b BOOLEAN, n STRUCT<x: BIGINT>"
+    "b BOOLEAN, n STRUCT<x: BIGINT>, bin BINARY"
 )
 
 INDEXES = {
@@ -74,7 +75,10 @@ INDEXES = {
     "by_dec": ("inverted", "dec"),
     "by_b": ("inverted", "b"),
     "by_nx": ("btree", "n.x"),
+    "by_bin": ("btree", "bin"),
 }
+# commits do not cover new files of nested and binary columns (docs/indexes.md): uncovered
+LEFT_TO_REWRITE = ("by_nx", "by_bin")
 DEFERRED = "later_k"  # inverted on k, maintenance deferred: appended files stay uncovered
 
 
@@ -191,6 +195,21 @@ _case(
 )
 _case("dec int", "by_dec", lambda t: inspect.files_for_value(t, "by_dec", 3), _eq(Decimal(3)),
       "dec = 3")  # fmt: skip
+_case("n.x=", "by_nx", lambda t: inspect.files_for_value(t, "by_nx", 420), _eq(420), "n.x = 420")
+_case(
+    "n.x appended",
+    "by_nx",
+    lambda t: inspect.files_for_values(t, "by_nx", [470, 420]),
+    lambda c: pc.is_in(c, pa.array([470, 420], c.type)),
+    "n.x IN (470, 420)",
+)
+_case(
+    "bin=",
+    "by_bin",
+    lambda t: inspect.files_for_value(t, "by_bin", b"b17"),
+    _eq(b"b17"),
+    "bin = CAST('b17' AS BINARY)",
+)
 _case("b=true", "by_b", lambda t: inspect.files_for_value(t, "by_b", True),
       lambda c: pc.and_(_eq(True)(c), pc.is_valid(c)), "b = true")  # fmt: skip
 
@@ -249,12 +268,17 @@ def test_answer_matches_the_data_files_and_the_spark_scan(
     column = INDEXES[index][1]
     live = [f["file_path"] for f in inspect.table_files(location) if f["content"] == 0]
     assert len(live) == FILES + APPENDED
+    [listed] = [i for i in inspect.table_indexes(location) if i.name == index]
+    built = inspect.table_files(location, listed.segments[0].snapshot_id)
+    appended = set(live) - {f["file_path"] for f in built}
+    assert len(appended) == APPENDED
+    covered = set(live) - appended if index in LEFT_TO_REWRITE else set(live)
     holders = {p for p in live if holds(_field_column(p, column))}
     # every file holding the value is read; a covered file that does not hold it is skipped
     assert holders <= set(answer.files)
-    assert set(answer.may_match) == holders
-    assert answer.uncovered == ()  # sync indexes covered the appended files in their commits
-    assert set(answer.skipped) == set(live) - holders
+    assert set(answer.may_match) == holders & covered
+    assert set(answer.uncovered) == set(live) - covered
+    assert set(answer.skipped) == covered - holders
     assert set(answer.files) | set(answer.skipped) == set(live)
     assert answer.column == column and answer.index == index
     spark.sql(f"SELECT * FROM {table} WHERE {sql}").collect()
@@ -341,6 +365,32 @@ def test_point_lookup_reads_one_page_of_a_many_page_btree(
     everything = inspect.files_in_range(location, "by_id", 10, 29000)
     assert everything.pages_read > 1 and set(everything.files) == set(live)
     assert inspect.files_for_values(location, "by_id", [40000, -1]).files == ()
+
+
+def test_answers_after_rewrite_index_merged_the_segments(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {table} ({COLUMNS}) USING floe")
+    _fill(spark, table, 0, 3)
+    spark.sql(f"CREATE INDEX by_id ON {table} USING btree (id)")
+    spark.sql(f"CREATE INDEX by_bin ON {table} USING btree (bin)")
+    _fill(spark, table, 3, 1)  # a second segment of by_id; uncovered by by_bin
+    spark.sql(f"DELETE FROM {table} WHERE id = 6")  # replaces the file of id 6
+    for index in ("by_id", "by_bin"):
+        spark.sql(f"CALL floe.system.rewrite_index('{namespace}.t', '{index}')")
+    location = _location(spark, table)
+    live = [f["file_path"] for f in inspect.table_files(location) if f["content"] == 0]
+    for index, column, value in [("by_id", "id", 12), ("by_id", "id", 6), ("by_bin", "bin", b"b9")]:
+        answer = inspect.files_for_value(location, index, value)
+        holders = {p for p in live if value in _field_column(p, column).to_pylist()}
+        assert (set(answer.may_match), answer.uncovered) == (holders, ())
+        assert set(answer.skipped) == set(live) - holders
+    rows = spark.sql(f"SELECT name, covered_files, live_files, segments FROM {table}.indexes")
+    listed = {i.name: (i.covered_files, i.live_files, len(i.segments)) for i in
+              inspect.table_indexes(location)}  # fmt: skip
+    assert listed == {r[0]: tuple(r[1:]) for r in rows.collect()}
+    assert listed["by_bin"][0] == listed["by_bin"][1] == len(live)
 
 
 def test_rename_keeps_the_index_under_the_new_name(spark: SparkSession, namespace: str) -> None:
