@@ -163,3 +163,34 @@ def test_min_segments_to_merge_is_validated(spark: SparkSession, namespace: str)
         with pytest.raises(AnalysisException, match=MIN_SEGMENTS.replace(".", r"\.")):
             spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('{MIN_SEGMENTS}' = '{bad}')")
     spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('{MIN_SEGMENTS}' = '2')")
+
+
+def test_unsupported_columns_are_clear_errors_naming_column_and_type(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"floe.{namespace}.t"
+    spark.sql(
+        f"CREATE TABLE {table} (id BIGINT, f FLOAT, x DOUBLE, arr ARRAY<STRUCT<y: INT>>, "
+        "m MAP<STRING, STRUCT<v: INT>>, s STRUCT<inner: ARRAY<INT>>) USING floe"
+    )
+    for column, found in [
+        ("f", "type float"),
+        ("x", "type double"),
+        ("arr", "type list<"),
+        ("m", "type map<"),
+        ("s.inner", "type list<"),
+        ("arr.y", "it is inside arr of type list<"),
+        ("m.value.v", "it is inside m of type map<"),
+    ]:
+        with pytest.raises(AnalysisException) as e:
+            spark.sql(
+                f"CALL floe.system.create_index(table => '{namespace}.t', name => 'i', "
+                f"column => '{column}')"
+            )
+        message = str(e.value)
+        assert f"Cannot index column {column} of table" in message and found in message, message
+        assert "supported: int, bigint, string" in message, message
+        if "." not in column:  # Spark's parser refuses a path into an array or map itself
+            with pytest.raises(AnalysisException, match=f"Cannot index column {column} of table"):
+                spark.sql(f"CREATE INDEX i ON {table} ({column})")
+    assert spark.sql(f"SELECT * FROM {table}.indexes").collect() == []

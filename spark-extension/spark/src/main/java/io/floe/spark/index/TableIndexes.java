@@ -76,6 +76,11 @@ public final class TableIndexes {
     String columnName = String.join(".", column);
     Types.NestedField field = IndexColumns.resolve(base.schema(), column);
     if (field == null) {
+      List<String> collection = IndexColumns.collectionOnPath(base.schema(), column);
+      if (collection != null) {
+        throw IndexErrors.insideCollection(tableName, name, columnName, String.join(".", collection),
+            IndexColumns.resolve(base.schema(), collection).type());
+      }
       throw IndexErrors.unknownColumn(tableName, name, columnName);
     }
     if (!TableIndex.supports(field.type())) {
