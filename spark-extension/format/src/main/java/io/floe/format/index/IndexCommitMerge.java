@@ -57,14 +57,14 @@ final class IndexCommitMerge {
     Map<String, Plan> plans = new LinkedHashMap<>();
     Set<String> candidates = new HashSet<>();
     for (String name : names) {
-      TableIndex index = list.index(name);
-      Type keyType = index == null ? null : updated.schema().findType(index.sourceFieldId());
-      List<IndexSegment> picked = keyType == null ? List.of()
-          : IndexSegmentMerger.segmentsToMerge(index, minSegments, limits);
-      if (picked.isEmpty()) {
-        continue;
-      }
       try {
+        TableIndex index = list.index(name);
+        Type keyType = index == null ? null : updated.schema().findType(index.sourceFieldId());
+        List<IndexSegment> picked = keyType == null ? List.of()
+            : IndexSegmentMerger.segmentsToMerge(index, minSegments, limits);
+        if (picked.isEmpty()) {
+          continue;
+        }
         List<IndexSegmentReader> readers = new ArrayList<>();
         for (IndexSegment segment : picked) {
           IndexSegmentReader reader = IndexSegmentReader.open(table, index, segment, keyType,
