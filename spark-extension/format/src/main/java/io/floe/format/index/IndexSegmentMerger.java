@@ -64,6 +64,34 @@ public final class IndexSegmentMerger {
   }
 
   /**
+   * {@code segments}, in order, packed into groups that each fit {@code limits}, for a merge of every
+   * segment (rewrite_index) that stays bounded in memory: one merged segment per group. A segment
+   * over the limits on its own is a group of its own (merging it alone costs what writing it did).
+   */
+  public static List<List<IndexSegment>> bins(List<IndexSegment> segments, Limits limits) {
+    List<List<IndexSegment>> bins = new ArrayList<>();
+    List<IndexSegment> bin = new ArrayList<>();
+    long entries = 0;
+    long files = 0;
+    for (IndexSegment segment : segments) {
+      if (!bin.isEmpty() && (entries + segment.entryCount() > limits.maxEntries()
+          || files + segment.coveredFileCount() > limits.maxFiles())) {
+        bins.add(List.copyOf(bin));
+        bin.clear();
+        entries = 0;
+        files = 0;
+      }
+      bin.add(segment);
+      entries += segment.entryCount();
+      files += segment.coveredFileCount();
+    }
+    if (!bin.isEmpty()) {
+      bins.add(List.copyOf(bin));
+    }
+    return bins;
+  }
+
+  /**
    * Writes the union of {@code segments} with {@code writer} to {@code out}, keeping only files in
    * {@code liveFiles} (the data files of the snapshots the index must serve); null keeps every file.
    */

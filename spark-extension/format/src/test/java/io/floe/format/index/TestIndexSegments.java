@@ -167,6 +167,10 @@ public class TestIndexSegments {
     assertEquals("only one fits: nothing to merge", List.of(),
         IndexSegmentMerger.segmentsToMerge(index, 2, new IndexSegmentMerger.Limits(1_000_000, 4)));
 
+    assertEquals("merging everything stays within the limits", List.of(List.of(a), List.of(b, c)),
+        IndexSegmentMerger.bins(index.segments(), sixFiles));
+    assertEquals(List.of(List.of(a, b, c)), IndexSegmentMerger.bins(index.segments(), IndexSegmentMerger.Limits.DEFAULT));
+
     Set<String> live = Set.of(path(0), path(3), path(10), path(11), path(15));
     IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 2, Types.LongType.get())
         .pageSizeBytes(64).build();
