@@ -44,7 +44,11 @@ INDEXES: dict[str, tuple[str, str, list[int]]] = {
     "by_str": ("USING btree (str)", "str = 's0041'", [41]),
     "by_d": ("(d)", "d = DATE'2024-02-11'", [41]),
     "by_ts": ("(ts)", "ts = timestamp_seconds(1700000000 + 41 * 60)", [41]),
-    "by_ntz": ("(ntz)", "ntz = CAST(timestamp_seconds(1700000000 + 41 * 60) AS TIMESTAMP_NTZ)", [41]),
+    "by_ntz": (
+        "(ntz)",
+        "ntz = CAST(timestamp_seconds(1700000000 + 41 * 60) AS TIMESTAMP_NTZ)",
+        [41],
+    ),
     "by_dec": ("(dec)", "dec = 5.125", [41]),
     "by_bin": ("USING btree (bin)", "bin = CAST('b41' AS BINARY)", [41]),
     "by_flag": ("(flag)", "flag = true", [1]),
@@ -106,7 +110,7 @@ def test_rewrite_data_files_adds_the_compacted_files_to_sync_indexes(
     for name in ("by_id", "by_sa", "by_bin"):
         covered, live, segments, problem = _coverage(spark, table, name)
         assert (covered, live, segments, problem) == (3, 3, 2, None), name
-        spec, predicate, expected = INDEXES[name]
+        _, predicate, expected = INDEXES[name]
         assert _ids(spark, f"SELECT id FROM {table} WHERE {predicate}") == expected
         # the id's partition is not in the filter: only the index can skip the other two files
         assert _report(spark, table)["index-pruned-files"][name] == 2, name

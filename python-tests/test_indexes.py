@@ -389,7 +389,7 @@ def test_indexes_metadata_table_and_procedures(spark: SparkSession, namespace: s
 
 
 def _listed_covered_files(spark: SparkSession, table: str, index: str) -> int:
-    """The files the segments of {index} cover, as the current index list records them (dead ones too)."""
+    """The files the segments of {index} cover, as the index list records them (dead ones too)."""
     props = {r[0]: r[1] for r in spark.sql(f"SHOW TBLPROPERTIES {table}").collect()}
     listed = json.loads(Path(props["floe.indexes"].replace("file:", "")).read_text())
     entry = next(i for i in listed["indexes"] if i["name"] == index)
