@@ -343,3 +343,85 @@ def test_commit_race_negative_control_unsafe_rename(
     print(f"\nunsafe-rename: {len(acks)} acknowledged, {len(lost)} lost, "
           f"{len(claimed_twice)} versions claimed by two writers")  # fmt: skip
     assert lost and claimed_twice
+
+
+def _index_keys(moto: MotoS3, table: str) -> list[str]:
+    return _keys(moto, table, "metadata/_floe_indexes/")
+
+
+def _index_requests(requests: list[str]) -> list[str]:
+    return [r for r in requests if "/_floe_indexes/" in r]
+
+
+def test_indexes(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -> None:
+    """CREATE INDEX, a pruned lookup, an append keeping it current, DROP INDEX, expiry and orphan
+    removal on S3: index files are written in place (each PUT once to its final key, nothing
+    copied, renamed or deleted on the way) and read back through S3A."""
+    table = f"{s3_catalog}.idx.t"
+    spark.sql(f"CREATE NAMESPACE {s3_catalog}.idx")
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, k INT) USING floe")
+    for f in range(3):  # file f holds the ids and the k = id % 39 that are f modulo 3
+        spark.sql(
+            f"INSERT INTO {table} SELECT /*+ COALESCE(1) */ id * 3 + {f}, "
+            f"CAST((id * 3 + {f}) % 39 AS INT) FROM range(40)"
+        )
+    start = moto_s3.log_offset()
+    spark.sql(f"CREATE INDEX by_k ON {table} (k)")
+    spark.sql(f"CREATE INDEX gone ON {table} USING btree (id)")
+    requests = _index_requests(moto_s3.requests_since(start))
+    keys = _index_keys(moto_s3, "idx.t")
+    puts = [r.split()[1].split("?")[0] for r in requests if r.startswith("PUT ")]
+    assert sorted(p.split(f"/{BUCKET}/", 1)[1] for p in puts) == sorted(keys), requests
+    assert not [r for r in requests if r.startswith(("DELETE ", "POST "))], requests
+    assert len([k for k in keys if k.endswith(".puffin")]) == 2
+    assert len([k for k in keys if "/index-list-" in k]) == 2
+
+    def lookup(where: str) -> tuple[list[int], int]:
+        ids = sorted(r[0] for r in spark.sql(f"SELECT id FROM {table} WHERE {where}").collect())
+        report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
+        return ids, sum(json.loads(str(report))["index-pruned-files"].values())
+
+    # every file's bounds hold the value: only the index skips the two files without it
+    assert lookup("k = 13") == ([13, 52, 91], 2)
+    assert lookup("k = 14") == ([14, 53, 92], 2)
+    assert lookup("id = 7") == ([7], 2)
+    assert lookup("k = 20 AND id < 100") == ([20, 59, 98], 2)
+    # one more file whose k bounds span every value; its commit adds a segment per index
+    spark.sql(
+        f"INSERT INTO {table} SELECT /*+ COALESCE(1) */ * FROM VALUES (1000L, 0), (1001L, 38)"
+    )
+    coverage = f"SELECT name, covered_files, live_files, segments, problem FROM {table}.indexes"
+    assert sorted(_rows(spark, coverage)) == [("by_k", 4, 4, 2, None), ("gone", 4, 4, 2, None)]
+    assert lookup("k = 13") == ([13, 52, 91], 3)
+    assert lookup("k = 2") == ([2, 41, 80, 119], 3)
+    assert lookup("k = 38") == ([38, 77, 116, 1001], 0)  # bounds skip files 0 and 1
+
+    spark.sql(f"DROP INDEX gone ON {table}")
+    spark.sql(f"CALL {s3_catalog}.system.rewrite_index('idx.t', 'by_k')").collect()
+    spark.sql(
+        f"ALTER TABLE {table} SET TBLPROPERTIES ('write.metadata.previous-versions-max' = '1', "
+        "'write.metadata.delete-after-commit.enabled' = 'true')"
+    )
+    spark.sql(
+        f"CALL {s3_catalog}.system.expire_snapshots(table => 'idx.t', retain_last => 1, "
+        "older_than => TIMESTAMP '2999-01-01 00:00:00')"
+    ).collect()
+    # what the current index list names is all that is left, and every file it names is there
+    metadata = _current_metadata(moto_s3, "idx.t")
+    index_list = json.loads(moto_s3.get(BUCKET, _key(metadata["properties"]["floe.indexes"])))
+    (by_k,) = index_list["indexes"]
+    live = {_key(metadata["properties"]["floe.indexes"])} | {
+        _key(s["path"]) for s in by_k["segments"]
+    }
+    # (S3A writes an empty marker "gone/" when it deletes the last file under that prefix)
+    left = [k for k in _index_keys(moto_s3, "idx.t") if not k.endswith("/")]
+    assert sorted(left) == sorted(live)
+    assert _rows(spark, coverage) == [("by_k", 4, 4, 1, None)]
+    assert lookup("k = 13") == ([13, 52, 91], 3)
+    time.sleep(1.5)
+    spark.sql(
+        f"CALL {s3_catalog}.system.remove_orphan_files(table => 'idx.t', "
+        "older_than => current_timestamp(), allow_short_interval => true)"
+    ).collect()
+    assert sorted(k for k in _index_keys(moto_s3, "idx.t") if not k.endswith("/")) == sorted(live)
+    assert lookup("k = 13") == ([13, 52, 91], 3)

@@ -688,9 +688,9 @@ public abstract class SnapshotProducer {
     }
   }
 
-  /** Backoff between attempts from the commit.retry.* table properties. */
-  record RetryPolicy(int numRetries, long minWaitMs, long maxWaitMs, long totalTimeoutMs) {
-    static RetryPolicy from(Map<String, String> props) {
+  /** Backoff between attempts from the commit.retry.* table properties (also used by index list commits). */
+  public record RetryPolicy(int numRetries, long minWaitMs, long maxWaitMs, long totalTimeoutMs) {
+    public static RetryPolicy from(Map<String, String> props) {
       return new RetryPolicy(
           TableProperties.intValue(props, TableProperties.COMMIT_NUM_RETRIES),
           TableProperties.longValue(props, TableProperties.COMMIT_MIN_RETRY_WAIT_MS),
@@ -698,7 +698,7 @@ public abstract class SnapshotProducer {
           TableProperties.longValue(props, TableProperties.COMMIT_TOTAL_RETRY_TIME_MS));
     }
 
-    void sleep(int failures) {
+    public void sleep(int failures) {
       long wait = Math.min(maxWaitMs, minWaitMs * (1L << Math.min(failures - 1, 20)));
       long jitter = (long) (Math.random() * wait * 0.1);
       try {

@@ -1,5 +1,6 @@
 package io.floe.spark.index;
 
+import io.floe.format.ErrorClass;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.index.IndexColumns;
 import io.floe.format.index.IndexException;
@@ -55,6 +56,11 @@ public final class SparkIndexes {
       columnProperties.values().forEach(options::putAll);
       indexes.create(SparkSession.active(), name, Arrays.asList(columns[0].fieldNames()), type, options);
     } catch (IndexException e) {
+      if (e.errorClass() == ErrorClass.FLOE_INDEX_ALREADY_EXISTS) {
+        // another build of this name committed while this one ran: the same answer as the check above,
+        // so that CREATE INDEX IF NOT EXISTS is a no-op however the race went
+        throw new IndexAlreadyExistsException(name, tableName, scala.Option.apply(e));
+      }
       throw SparkExceptions.thrown(e);
     }
   }
@@ -66,6 +72,10 @@ public final class SparkIndexes {
       }
       indexes.drop(name);
     } catch (IndexException e) {
+      if (e.errorClass() == ErrorClass.FLOE_INDEX_NOT_FOUND) {
+        // dropped by another statement since the check above: DROP INDEX IF EXISTS is then a no-op
+        throw new NoSuchIndexException(name, tableName, scala.Option.apply(e));
+      }
       throw SparkExceptions.thrown(e);
     }
   }
