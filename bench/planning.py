@@ -143,11 +143,17 @@ def build_tables(
     built: dict[str, Any] = {}
     try:
         spark.sql("CREATE NAMESPACE IF NOT EXISTS iceberg.bench")
+        # tables kept by an earlier run in the same --dir (--keep) are reused
+        existing = {r.tableName for r in spark.sql("SHOW TABLES IN iceberg.bench").collect()}
         props = "TBLPROPERTIES ('format-version' = '2')"
-        spark.sql(f"CREATE TABLE iceberg.bench.tiny ({COLUMNS}) USING iceberg {props}")
-        spark.sql(f"INSERT INTO iceberg.bench.tiny {rows_sql(0, 10)}")
+        if "tiny" not in existing:
+            spark.sql(f"CREATE TABLE iceberg.bench.tiny ({COLUMNS}) USING iceberg {props}")
+            spark.sql(f"INSERT INTO iceberg.bench.tiny {rows_sql(0, 10)}")
         jvm = spark._jvm
         for size in sizes:
+            if table_name(size) in existing:
+                print(f"reusing iceberg.bench.{table_name(size)}", flush=True)
+                continue
             started = time.perf_counter()
             name = f"iceberg.bench.{table_name(size)}"
             spark.sql(f"CREATE TABLE {name} ({COLUMNS}) USING iceberg {props}")
@@ -323,6 +329,7 @@ def measure_store(
     workdir: Path,
 ) -> dict[str, Any]:  # fmt: skip
     sys.path.insert(0, str(ROOT / "python-tests"))
+    workdir.mkdir(parents=True, exist_ok=True)
     moto = None
     store_conf: dict[str, str] = {}
     extra_classpath: list[str] = []
@@ -455,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=5, help="fresh processes per engine and size")
     parser.add_argument("--warm", type=int, default=5, help="warm plans per process")
     parser.add_argument("--dir", type=Path, default=None, help="work directory (default: temp)")
-    parser.add_argument("--keep", action="store_true", help="keep the tables")
+    parser.add_argument("--keep", action="store_true", help="keep the tables (a later run with the same --dir reuses them)")
     parser.add_argument("--jfr", type=Path, default=None, help="record Floe's first process (JFR)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

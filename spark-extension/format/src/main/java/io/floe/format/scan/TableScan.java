@@ -33,11 +33,12 @@ import java.util.function.Function;
 /**
  * Plans the files of a snapshot that may hold rows matching a filter: manifests are pruned by their
  * partition summaries, entries by partition value and by column bounds. Manifests are read and pruned in
- * parallel, on a pool of at most 8 threads, through the {@link ManifestCache}.
+ * parallel, on a pool of at most 16 threads, through the {@link ManifestCache}.
  */
 public final class TableScan {
+  // reads are mostly waits on object stores: more threads than cores, but a bounded number
   private static final ExecutorService PLANNING_POOL = Executors.newFixedThreadPool(
-      Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors() * 2)), r -> {
+      Math.max(4, Math.min(16, Runtime.getRuntime().availableProcessors() * 4)), r -> {
         Thread t = new Thread(r, "floe-planning");
         t.setDaemon(true);
         return t;
@@ -128,7 +129,7 @@ public final class TableScan {
 
     List<ManifestEntry<DeleteFile>> deleteEntries = new ArrayList<>();
     inParallel(deleteManifests, m -> cache.<DeleteFile>liveEntries(m, specFor(specs, m),
-        () -> live(ManifestReader.readDeletes(io.newInputFile(m.path()), m, specs))))
+        () -> live(ManifestReader.readDeletes(io.newInputFile(m.path(), m.length()), m, specs))))
         .forEach(deleteEntries::addAll);
     DeleteFileIndex deletes = new DeleteFileIndex(deleteEntries, specs);
     // each manifest is read (or found in the cache) and its entries pruned in the same task, so that
@@ -137,7 +138,7 @@ public final class TableScan {
       PartitionSpec spec = specFor(specs, m);
       Evaluator partitionEvaluator = partitionEvaluators.get(spec.specId());
       List<ManifestEntry<DataFile>> entries = cache.<DataFile>liveEntries(m, spec,
-          () -> live(ManifestReader.readData(io.newInputFile(m.path()), m, specs)));
+          () -> live(ManifestReader.readData(io.newInputFile(m.path(), m.length()), m, specs)));
       List<ManifestEntry<DataFile>> matching = new ArrayList<>();
       for (ManifestEntry<DataFile> e : entries) {
         if (partitionEvaluator.eval(e.file().partition()) && metricsEvaluator.eval(e.file())) {
