@@ -311,9 +311,7 @@ def test_planning_reads_each_manifest_with_one_get(
     fmt = jvm.io.floe.format
     hadoop = spark.sparkContext._jsc.hadoopConfiguration()
     catalog = fmt.catalog.FileSystemCatalog(jvm.io.floe.spark.HadoopFileIO(hadoop), WAREHOUSE)
-    ops = catalog.loadTable(
-        fmt.catalog.TableIdentifier.of(jvm.java.util.List.of("planned"), "t")
-    )
+    ops = catalog.loadTable(fmt.catalog.TableIdentifier.of(jvm.java.util.List.of("planned"), "t"))
     metadata = ops.current()
     listed = fmt.manifest.ManifestLists.read(
         ops.io().newInputFile(metadata.currentSnapshot().manifestListLocation())
