@@ -47,6 +47,7 @@ Results go to stdout and bench/out/planning-*.json.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -60,7 +61,7 @@ import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, OUT, spark_conf, write_report
+from bench_session import DRIVER_MEMORY, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -114,7 +115,9 @@ def compile_helper(iceberg_jar: Path, into: Path) -> Path:
 
     jars = Path(pyspark.__file__).parent / "jars"
     into.mkdir(parents=True, exist_ok=True)
-    javac = Path(os.environ["JAVA_HOME"]) / "bin" / "javac" if "JAVA_HOME" in os.environ else "javac"
+    javac = (
+        Path(os.environ["JAVA_HOME"]) / "bin" / "javac" if "JAVA_HOME" in os.environ else "javac"
+    )
     subprocess.run(
         [str(javac), "-nowarn", "-d", str(into), "-cp", f"{iceberg_jar}{os.pathsep}{jars}/*",
          str(HELPER)],
@@ -130,7 +133,9 @@ def build_tables(
     from pyspark.sql import SparkSession
 
     conf = spark_conf(workdir) | store_conf | {
-        "spark.driver.extraClassPath": os.pathsep.join([str(iceberg_jar), str(helper), *extra_classpath]),
+        "spark.driver.extraClassPath": os.pathsep.join(
+            [str(iceberg_jar), str(helper), *extra_classpath]
+        ),
         "spark.sql.catalog.iceberg": "org.apache.iceberg.spark.SparkCatalog",
         "spark.sql.catalog.iceberg.type": "hadoop",
         "spark.sql.catalog.iceberg.warehouse": warehouse,
@@ -150,6 +155,7 @@ def build_tables(
             spark.sql(f"CREATE TABLE iceberg.bench.tiny ({COLUMNS}) USING iceberg {props}")
             spark.sql(f"INSERT INTO iceberg.bench.tiny {rows_sql(0, 10)}")
         jvm = spark._jvm
+        assert jvm is not None
         for size in sizes:
             if table_name(size) in existing:
                 print(f"reusing iceberg.bench.{table_name(size)}", flush=True)
@@ -158,8 +164,12 @@ def build_tables(
             name = f"iceberg.bench.{table_name(size)}"
             spark.sql(f"CREATE TABLE {name} ({COLUMNS}) USING iceberg {props}")
             for k in range(REAL_FILES):
-                spark.sql(f"INSERT INTO {name} {rows_sql((gap(size) + k) * ROWS_PER_FILE, ROWS_PER_FILE)}")
-            table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark._jsparkSession, name)
+                spark.sql(
+                    f"INSERT INTO {name} {rows_sql((gap(size) + k) * ROWS_PER_FILE, ROWS_PER_FILE)}"
+                )
+            table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(
+                spark._jsparkSession, name
+            )
             manifests = jvm.SyntheticManifests.append(
                 table, size, PER_MANIFEST, ROWS_PER_FILE, gap(size), gap(size) + REAL_FILES
             )
@@ -195,7 +205,9 @@ def worker_session(spec: dict[str, Any]) -> SparkSession:
     if engine == "floe":
         import floe
 
-        return floe.session(spec["warehouse"], app_name="floe-bench-planning", master=MASTER, conf=conf)
+        return floe.session(
+            spec["warehouse"], app_name="floe-bench-planning", master=MASTER, conf=conf
+        )
     from pyspark.sql import SparkSession
 
     conf |= {
@@ -257,10 +269,8 @@ def marker(endpoint: str | None, label: str) -> None:
     """A request moto logs (and answers 404), so that the requests in between can be counted."""
     if endpoint is None:
         return
-    try:
+    with contextlib.suppress(OSError):
         urllib.request.urlopen(f"{endpoint}/floe-bench-marker/{label}", timeout=5).close()
-    except OSError:
-        pass
 
 
 def worker(spec: dict[str, Any]) -> dict[str, Any]:
@@ -297,7 +307,7 @@ def run_worker(spec: dict[str, Any]) -> dict[str, Any]:
             f"planning worker {spec['engine']} size {spec['size']} failed ({done.returncode}):\n"
             f"{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
         )
-    result: dict[str, Any] = json.loads(lines[-1][len("RESULT "):])
+    result: dict[str, Any] = json.loads(lines[-1][len("RESULT ") :])
     return result
 
 
@@ -373,9 +383,11 @@ def measure_store(
                     if moto is not None and rep == 0:
                         logged = moto.requests_since(offset)
                         requests[engine] = {
-                            "cold": request_summary(requests_between(logged, "cold-begin", "cold-end")),
-                            "warm": request_summary(requests_between(logged, "warm-begin", "warm-end")),
-                        }  # fmt: skip
+                            phase: request_summary(
+                                requests_between(logged, f"{phase}-begin", f"{phase}-end")
+                            )
+                            for phase in ("cold", "warm")
+                        }
                     print(f"{store} {size} {engine} rep {rep}: cold {result['cold']:.3f} s, warm "
                           f"{statistics.median(result['warm']):.3f} s", flush=True)  # fmt: skip
             reference = answers[engines[0]]
@@ -436,8 +448,9 @@ def print_report(report: dict[str, Any]) -> None:
                 req = r.get("s3_requests")
                 req_text = f"{req['cold']['total']}/{req['warm']['total']}" if req else ""
                 print(
-                    f"{int(size):>9,} {engine:<13} {r['cold_median_s']:>10.3f} {r['cold_min_s']:>7.3f} "
-                    f"{r['cold_max_s']:>7.3f} {r['warm_median_s']:>10.3f} {r['warm_min_s']:>7.3f} "
+                    f"{int(size):>9,} {engine:<13} {r['cold_median_s']:>10.3f} "
+                    f"{r['cold_min_s']:>7.3f} {r['cold_max_s']:>7.3f} "
+                    f"{r['warm_median_s']:>10.3f} {r['warm_min_s']:>7.3f} "
                     f"{r['warm_max_s']:>7.3f} {req_text:>19}"
                 )
             g = entry.get("goals")
@@ -462,7 +475,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=5, help="fresh processes per engine and size")
     parser.add_argument("--warm", type=int, default=5, help="warm plans per process")
     parser.add_argument("--dir", type=Path, default=None, help="work directory (default: temp)")
-    parser.add_argument("--keep", action="store_true", help="keep the tables (a later run with the same --dir reuses them)")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the tables (a later run with the same --dir reuses them)",
+    )
     parser.add_argument("--jfr", type=Path, default=None, help="record Floe's first process (JFR)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -501,7 +518,8 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(workdir, ignore_errors=True)
     now = datetime.datetime.now(datetime.UTC)
     report["config"] = {
-        "command": "python bench/planning.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "python bench/planning.py "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
         "entries_per_manifest": PER_MANIFEST,
         "real_files": REAL_FILES,
         "reps": args.reps,
