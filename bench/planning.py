@@ -16,7 +16,7 @@ with bounds, value and null counts on every column. Entry ``i`` covers ids ``[10
     SELECT count(*), sum(amount) FROM t WHERE id BETWEEN lo AND hi
 
 touches only those 3 files: no partition to prune by, so every engine must read every manifest
-and prune entries by their column bounds (BENCH.md's "min/max-only predicate").
+and prune entries by their column bounds (see docs/benchmarks.md, "Planning at scale").
 
 What is timed: from ``spark.sql(query)`` to the scan's input partitions, i.e. parsing, analysis,
 table loading, optimization, physical planning and the file planning of the data source
