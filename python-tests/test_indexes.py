@@ -362,25 +362,22 @@ def test_indexes_metadata_table_and_procedures(spark: SparkSession, namespace: s
         "type => 'btree')"
     ).collect()
     assert [tuple(r) for r in created] == [("by_x", "btree", 1)]
-    _fill(spark, table, 2, 2)  # not covered until rewrite_index
+    _fill(spark, table, 2, 2)  # each append adds a segment for its file (a nested field)
     row = spark.sql(
         "SELECT name, type, columns, covered_files, live_files, segments, problem "
         f"FROM {table}.indexes"
     ).first()
     assert row is not None
-    assert tuple(row) == ("by_x", "btree", ["n.x"], 2, 4, 1, None)
+    assert tuple(row) == ("by_x", "btree", ["n.x"], 4, 4, 3, None)
     spark.sql(f"DELETE FROM {table} WHERE id = 6")  # copy-on-write: file 0 is replaced
+    assert _listed_covered_files(spark, table, "by_x") == 5  # the replaced file is still listed
     rewritten = spark.sql(f"CALL floe.system.rewrite_index('{namespace}.t', 'by_x')").first()
     assert rewritten is not None
-    assert tuple(rewritten) == (
-        1,
-        2,
-        1,
-        3,
-    )  # 1 old segment -> merged + new; 1 live covered, 3 added
+    assert tuple(rewritten) == (4, 1, 4, 0)  # 4 segments -> 1; 4 live covered, none added
     row = spark.sql(f"SELECT covered_files, live_files, segments FROM {table}.indexes").first()
     assert row is not None
-    assert tuple(row) == (4, 4, 2)
+    assert tuple(row) == (4, 4, 1)
+    assert _listed_covered_files(spark, table, "by_x") == 4  # the replaced file dropped out
     assert _ids(spark, f"SELECT id FROM {table} WHERE n.x = 190") == [19]
     assert _index_pruned(spark, table) == 3
     with pytest.raises(AnalysisException, match=r"Index nope does not exist on table .*\.t"):
@@ -389,6 +386,14 @@ def test_indexes_metadata_table_and_procedures(spark: SparkSession, namespace: s
     assert spark.sql(f"SELECT * FROM {table}.indexes").collect() == []
     with pytest.raises(AnalysisException, match=r"Index by_x does not exist on table .*\.t"):
         spark.sql(f"CALL floe.system.drop_index('{namespace}.t', 'by_x')")
+
+
+def _listed_covered_files(spark: SparkSession, table: str, index: str) -> int:
+    """The files the segments of {index} cover, as the index list records them (dead ones too)."""
+    props = {r[0]: r[1] for r in spark.sql(f"SHOW TBLPROPERTIES {table}").collect()}
+    listed = json.loads(Path(props["floe.indexes"].replace("file:", "")).read_text())
+    entry = next(i for i in listed["indexes"] if i["name"] == index)
+    return sum(int(s["covered-file-count"]) for s in entry["segments"])
 
 
 def test_rewrite_index_repairs_a_corrupt_segment(spark: SparkSession, namespace: str) -> None:

@@ -9,17 +9,14 @@ Every check of stored files reads them from the server over HTTP, not through Fl
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import S3_FIXTURE
@@ -32,7 +29,6 @@ BUCKET = "floe-test"
 NO_CONDITIONAL_BUCKET = "floe-no-conditional"
 WAREHOUSE = f"s3a://{BUCKET}/warehouse"
 CATALOG = "floe_s3"
-WORKER = Path(__file__).parent / "helpers" / "s3_append_worker.py"
 WRITERS = 4
 APPENDS_PER_WRITER = 50
 #: The negative control needs fewer appends to show losses (it lost 66 of 200 in a 4 x 50 run).
@@ -121,20 +117,9 @@ def _current_metadata(moto: MotoS3, table: str) -> dict[str, Any]:
 
 def _live_data_files(moto: MotoS3, metadata: dict[str, Any]) -> list[str]:
     """Paths of the data files live in the current snapshot's manifests (read with fastavro)."""
-    import fastavro
+    from commit_race import live_data_files
 
-    current = metadata.get("current-snapshot-id")
-    snapshot = next(s for s in metadata["snapshots"] if s["snapshot-id"] == current)
-    paths = []
-    manifest_list = fastavro.reader(io.BytesIO(moto.get(BUCKET, _key(snapshot["manifest-list"]))))
-    for record in manifest_list:
-        manifest = cast("dict[str, Any]", record)
-        entries = fastavro.reader(io.BytesIO(moto.get(BUCKET, _key(manifest["manifest_path"]))))
-        for item in entries:
-            entry = cast("dict[str, Any]", item)
-            if entry["status"] != 2 and entry["data_file"].get("content", 0) == 0:
-                paths.append(entry["data_file"]["file_path"])
-    return paths
+    return live_data_files(lambda location: moto.get(BUCKET, _key(location)), metadata)
 
 
 def _rows(spark: SparkSession, sql: str) -> list[tuple[Any, ...]]:
@@ -344,67 +329,26 @@ def _race(
     appends: int = APPENDS_PER_WRITER,
 ) -> tuple[list[tuple[str, int]], list[str]]:
     """Run WRITERS worker processes of ``appends`` appends each; return (acks, failures)."""
+    from commit_race import run_append_race
+
     namespace, name = table.split(".")
     spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {CATALOG}.{namespace}")
     spark.sql(
         f"CREATE TABLE {CATALOG}.{table} (id BIGINT) USING floe TBLPROPERTIES ({RACE_PROPERTIES})"
     )
-    go_file = tmp / f"go-{mode}"
-    env = dict(os.environ)
-    env["FLOE_S3_JARS"] = os.pathsep.join(str(j) for j in s3_jars.jars)
-    env.setdefault("FLOE_JAR", _floe_jar())
-    logs = [tmp / f"{mode}-writer-{w}.log" for w in range(WRITERS)]
-    workers = []
-    for w in range(WRITERS):
-        with logs[w].open("wb") as log:
-            workers.append(
-                subprocess.Popen(
-                    [
-                        sys.executable,
-                        str(WORKER),
-                        moto.endpoint,
-                        WAREHOUSE,
-                        namespace,
-                        name,
-                        str(w),
-                        str(appends),
-                        str(go_file),
-                        mode,
-                    ],
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    env=env,
-                )
-            )
-    deadline = time.monotonic() + WORKER_TIMEOUT_S
-    try:
-        while not all("READY" in p.read_text(errors="replace") for p in logs):
-            assert all(wk.poll() is None for wk in workers), [p.read_text()[-3000:] for p in logs]
-            assert time.monotonic() < deadline, "workers did not start"
-            time.sleep(0.2)
-        go_file.touch()
-        for worker in workers:
-            worker.wait(timeout=max(1.0, deadline - time.monotonic()))
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                os.kill(worker.pid, 9)
-                worker.wait()
-    acks, failures = [], []
-    for p in logs:
-        for line in p.read_text(errors="replace").splitlines():
-            if line.startswith("ACK "):
-                _, path, version = line.split()
-                acks.append((path, int(version)))
-            elif line.startswith("FAIL "):
-                failures.append(line)
-    return acks, failures
-
-
-def _floe_jar() -> str:
-    import floe
-
-    return str(floe.jar_path())
+    race = run_append_race(
+        warehouse=WAREHOUSE,
+        namespace=namespace,
+        table=name,
+        mode=mode,
+        writers=WRITERS,
+        appends=appends,
+        tmp=tmp,
+        timeout_s=WORKER_TIMEOUT_S,
+        endpoint=moto.endpoint,
+        extra_jars=s3_jars.jars,
+    )
+    return race.acks, race.failures
 
 
 def test_commit_race_loses_nothing(

@@ -4,7 +4,13 @@
 ``floe.inspect`` reads Floe (and Iceberg) tables in pure Python, without a JVM.
 """
 
-from floe.errors import FloeError, JarNotFoundError, NoSuchTableError
+from floe.errors import (
+    FloeError,
+    IndexFileError,
+    JarNotFoundError,
+    NoSuchIndexError,
+    NoSuchTableError,
+)
 from floe.spark import (
     CATALOG_CLASS,
     EXTENSIONS_CLASS,
@@ -21,7 +27,9 @@ __all__ = [
     "CATALOG_CLASS",
     "EXTENSIONS_CLASS",
     "FloeError",
+    "IndexFileError",
     "JarNotFoundError",
+    "NoSuchIndexError",
     "NoSuchTableError",
     "__version__",
     "configure",

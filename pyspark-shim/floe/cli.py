@@ -1,4 +1,4 @@
-"""The ``floe`` command: demo, sql, thriftserver, inspect."""
+"""The ``floe`` command: demo, sql, thriftserver, inspect, indexes."""
 
 from __future__ import annotations
 
@@ -43,6 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "inspect":
             print(json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json))
             return 0
+        if args.command == "indexes":
+            summary = indexes_summary(args.path, args.snapshot, args.index, args.value, args.prefix)
+            print(json.dumps(summary, indent=2, default=_json))
+            return 0
     except FloeError as e:
         print(f"floe: {e}", file=sys.stderr)
         return 1
@@ -85,6 +89,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     inspect.add_argument("path", help="table location (path or file: URI)")
     inspect.add_argument("--snapshot", type=int, default=None, help="snapshot id (default current)")
+
+    indexes = commands.add_parser(
+        "indexes",
+        help="print a table's secondary indexes as JSON; with --index and --value or --prefix, "
+        "the data files a lookup through that index must read",
+        allow_abbrev=False,
+    )
+    indexes.add_argument("path", help="table location (path or file: URI)")
+    indexes.add_argument("--snapshot", type=int, default=None, help="snapshot id (default current)")
+    indexes.add_argument("--index", help="the index to look values up in")
+    indexes.add_argument(
+        "--value",
+        action="append",
+        help="a value of the indexed column (repeat for IN): integer, ISO date or datetime, "
+        "decimal, true/false, hex for binary",
+    )
+    indexes.add_argument("--prefix", help="a string prefix (LIKE 'prefix%%')")
     return parser
 
 
@@ -168,6 +189,35 @@ def inspect_summary(path: str, snapshot_id: int | None = None) -> dict[str, Any]
         "files-of-snapshot": snapshot["snapshot-id"] if snapshot else None,
         "files": inspect.table_files(path, snapshot["snapshot-id"]) if snapshot else [],
     }
+
+
+def indexes_summary(
+    path: str,
+    snapshot_id: int | None = None,
+    index: str | None = None,
+    values: Sequence[str] | None = None,
+    prefix: str | None = None,
+) -> Any:
+    """Return what ``floe indexes`` prints: the indexes, or one lookup's answer."""
+    import dataclasses
+
+    from floe import inspect
+
+    if index is None:
+        if values or prefix is not None:
+            raise FloeError("--value and --prefix need --index (the index to look them up in)")
+        return [
+            {**dataclasses.asdict(i), "uncovered_files": i.uncovered_files, "stale": i.stale}
+            for i in inspect.table_indexes(path, snapshot_id)
+        ]
+    if bool(values) == (prefix is not None):
+        raise FloeError(f"Give --value (one or more) or --prefix to look up in index {index}")
+    if prefix is not None:
+        answer = inspect.files_with_prefix(path, index, prefix, snapshot_id)
+    else:
+        parsed = [inspect.parse_value(path, index, v) for v in values or ()]
+        answer = inspect.files_for_values(path, index, parsed, snapshot_id)
+    return dataclasses.asdict(answer)
 
 
 def _json(value: Any) -> Any:

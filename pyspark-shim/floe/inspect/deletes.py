@@ -24,7 +24,9 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from floe.errors import FloeError
+from floe.inspect._blob_bytes import Malformed
 from floe.inspect._paths import local_path
+from floe.inspect.roaring import read_roaring32
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -33,9 +35,6 @@ DV_MAGIC = bytes([0xD1, 0xD3, 0x39, 0x64])
 FILE_PATH_ID = 2147483546
 POS_ID = 2147483545
 _FIELD_ID = b"PARQUET:field_id"
-_SERIAL_COOKIE_NO_RUN = 12346
-_SERIAL_COOKIE = 12347
-_NO_OFFSET_THRESHOLD = 4
 
 
 def read_deletion_vector(path: str, offset: int, length: int) -> set[int]:
@@ -64,65 +63,27 @@ def read_deletion_vector(path: str, offset: int, length: int) -> set[int]:
 
 
 def _roaring64(data: bytes, source: str) -> set[int]:
-    (count,) = struct.unpack_from("<Q", data, 0)
-    pos = 8
-    positions: set[int] = set()
-    previous_key = -1
-    for _ in range(count):
-        (key,) = struct.unpack_from("<I", data, pos)
-        if key <= previous_key:
-            raise FloeError(f"Invalid deletion vector {source}: keys not ascending")
-        previous_key = key
-        low, pos = _roaring32(data, pos + 4, source)
-        high = key << 32
-        positions.update(high | v for v in low)
+    """Parse a portable 64-bit Roaring bitmap; every malformed byte is a FloeError naming it."""
+    try:
+        if len(data) < 8:
+            raise Malformed("count", "8 bytes", f"{len(data)} (truncated)")
+        (count,) = struct.unpack_from("<Q", data, 0)
+        pos = 8
+        positions: set[int] = set()
+        previous_key = -1
+        for i in range(count):
+            if len(data) - pos < 4:
+                raise Malformed(f"key of bitmap {i}", "4 bytes", f"{len(data) - pos} (truncated)")
+            (key,) = struct.unpack_from("<I", data, pos)
+            if key <= previous_key:
+                raise Malformed(f"key of bitmap {i}", f"a key above {previous_key}", str(key))
+            previous_key = key
+            low, pos = read_roaring32(data, pos + 4, f"bitmap {i}")
+            high = key << 32
+            positions.update(high | v for v in low)
+    except Malformed as e:
+        raise FloeError(f"Invalid deletion vector {source}: {e}") from e
     return positions
-
-
-def _roaring32(data: bytes, pos: int, source: str) -> tuple[list[int], int]:
-    """Parse one standard 32-bit Roaring bitmap at ``pos``; return its values and the end offset."""
-    (cookie,) = struct.unpack_from("<I", data, pos)
-    run_flags = b""
-    if cookie & 0xFFFF == _SERIAL_COOKIE:
-        containers = (cookie >> 16) + 1
-        pos += 4
-        flag_bytes = (containers + 7) // 8
-        run_flags = data[pos : pos + flag_bytes]
-        pos += flag_bytes
-    elif cookie == _SERIAL_COOKIE_NO_RUN:
-        (containers,) = struct.unpack_from("<I", data, pos + 4)
-        pos += 8
-    else:
-        raise FloeError(f"Invalid deletion vector {source}: unknown Roaring cookie {cookie}")
-    header = [struct.unpack_from("<HH", data, pos + 4 * i) for i in range(containers)]
-    pos += 4 * containers
-    has_offsets = not run_flags or containers >= _NO_OFFSET_THRESHOLD
-    if has_offsets:
-        pos += 4 * containers  # offsets: containers follow in order, so they are not needed
-    values: list[int] = []
-    for i, (key, card_minus_one) in enumerate(header):
-        base = key << 16
-        cardinality = card_minus_one + 1
-        is_run = bool(run_flags) and bool(run_flags[i // 8] & (1 << (i % 8)))
-        if is_run:
-            (runs,) = struct.unpack_from("<H", data, pos)
-            pos += 2
-            for r in range(runs):
-                start, length = struct.unpack_from("<HH", data, pos + 4 * r)
-                values.extend(base + v for v in range(start, start + length + 1))
-            pos += 4 * runs
-        elif cardinality <= 4096:
-            values.extend(base + v for v in struct.unpack_from(f"<{cardinality}H", data, pos))
-            pos += 2 * cardinality
-        else:
-            words = struct.unpack_from("<1024Q", data, pos)
-            pos += 8192
-            for w, word in enumerate(words):
-                while word:
-                    bit = word & -word
-                    values.append(base + w * 64 + bit.bit_length() - 1)
-                    word ^= bit
-    return values, pos
 
 
 def read_position_deletes(path: str) -> dict[str, set[int]]:

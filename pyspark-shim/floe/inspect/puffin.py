@@ -94,6 +94,13 @@ def read_puffin_blob(path: str, blob: Mapping[str, Any]) -> bytes:
     return raw if codec == "none" else _decompress(codec, raw, path, offset)
 
 
+def read_puffin_range(path: str, offset: int, length: int) -> bytes:
+    """Return ``length`` raw bytes at ``offset`` of the Puffin file at ``path`` (a part of a blob,
+    such as one index page); fails naming the file when they are not all there."""
+    with _open(local_path(path), path) as f:
+        return _read_at(f, path, offset, length)
+
+
 def theta_estimate(sketch: bytes) -> float:
     """Return the distinct-count estimate of a serialized compact theta sketch."""
     from datasketches import compact_theta_sketch

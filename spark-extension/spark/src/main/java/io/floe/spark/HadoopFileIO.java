@@ -27,7 +27,8 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * FileIO over any Hadoop FileSystem (HDFS, S3A, ...). Versions are published with FileContext's
- * no-overwrite rename, which fails when the target exists (atomic on HDFS). On object stores (S3A,
+ * no-overwrite rename, which fails when the target exists (one atomic NameNode operation on HDFS:
+ * {@link #publishIfAbsent}). On object stores (S3A,
  * ...), where a rename is a copy and a delete, they are written with the store's conditional create
  * instead ({@link #createIfAbsent}: {@code createFile()} with {@value #CONDITIONAL_CREATE}, a PUT with
  * {@code If-None-Match: *}), unless unsafe commits were allowed ({@link #withUnsafeObjectStoreCommits}).
@@ -313,6 +314,18 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
 
   private static final int DELETE_PASSES = 5;
 
+  /**
+   * FileContext's rename without overwrite ({@link Options.Rename#NONE}). On HDFS ({@code hdfs://},
+   * {@code webhdfs://}, and {@code viewfs://} mounts of them) that is the NameNode's {@code rename2}:
+   * one operation under the namespace lock that moves the file, or fails with "already exists"
+   * (thrown here as {@link FileAlreadyExistsException}) and leaves both files as they were, so of two
+   * writers publishing the same version exactly one wins. The NameNode's retry cache answers a
+   * retried call with its first outcome, so a lost answer cannot turn this writer's own rename into
+   * "already exists". On other Hadoop file systems FileContext falls back to FileSystem's default:
+   * a check, then the two-argument rename, which is atomic only where that rename refuses an
+   * existing destination (it then fails with an IOException, and the commit reads the version back
+   * to learn who won). Object stores never come here for versions: see {@link #createsIfAbsent}.
+   */
   @Override
   public void publishIfAbsent(String source, String target) throws IOException {
     Path src = new Path(source);

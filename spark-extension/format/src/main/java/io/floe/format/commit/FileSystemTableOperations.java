@@ -269,12 +269,38 @@ public final class FileSystemTableOperations implements TableOperations {
     } catch (IOException e) {
       committed = resolveAmbiguousPublish(commitId, target, temp, e);
       if (committed == null) {
-        deleteQuietly(temp);
-        throw new CommitFailedException("Cannot commit to table " + name + ": publishing " + target + " failed", e);
+        committed = fenceFailedPublish(commitId, target, temp, e);
       }
     }
     deleteQuietly(temp);
     return committed;
+  }
+
+  /**
+   * After a publish error with no version at {@code target}: a rename the store still carries out
+   * (an HDFS call queued at a NameNode whose answer the client gave up on) can land later, so the
+   * temporary file is deleted to fence it. A delete that removed the file means no rename of it can
+   * land: the commit failed. A file already gone was renamed meanwhile: the version is read back
+   * (ours: committed). A delete that fails leaves the outcome unknown.
+   */
+  private TableMetadata fenceFailedPublish(String commitId, String target, String temp, IOException cause) {
+    boolean removed;
+    try {
+      removed = io.deleteFile(temp);
+    } catch (IOException | RuntimeException deleteFailure) {
+      cause.addSuppressed(deleteFailure);
+      throw new CommitStateUnknownException("Cannot tell whether the commit to table " + name + " landed at "
+          + target + ": publishing failed and its temporary file " + temp + " could not be removed", cause);
+    }
+    if (removed) {
+      throw new CommitFailedException("Cannot commit to table " + name + ": publishing " + target + " failed", cause);
+    }
+    TableMetadata landed = resolveAmbiguousPublish(commitId, target, null, cause);
+    if (landed == null) {
+      throw new CommitStateUnknownException("Cannot tell whether the commit to table " + name + " landed at "
+          + target + ": publishing failed and its temporary file " + temp + " is gone", cause);
+    }
+    return landed;
   }
 
   /**

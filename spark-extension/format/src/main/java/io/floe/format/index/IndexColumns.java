@@ -36,6 +36,26 @@ public final class IndexColumns {
     return field;
   }
 
+  /**
+   * The name parts of the list or map column that {@code path} reaches into ({@code ["arr"]} for
+   * {@code arr.y} when {@code arr} is an array), or null when the path does not pass one.
+   */
+  public static List<String> collectionOnPath(Schema schema, List<String> path) {
+    Types.StructType struct = schema.asStruct();
+    for (int i = 0; i < path.size() - 1 && struct != null; i++) {
+      Types.NestedField field = find(struct, path.get(i));
+      if (field == null) {
+        return null;
+      }
+      Type.TypeID id = field.type().typeId();
+      if (id == Type.TypeID.LIST || id == Type.TypeID.MAP) {
+        return IndexColumns.path(schema, field.fieldId());
+      }
+      struct = field.type().isStructType() ? field.type().asStructType() : null;
+    }
+    return null;
+  }
+
   private static Types.NestedField find(Types.StructType struct, String name) {
     Types.NestedField exact = struct.field(name);
     if (exact != null) {

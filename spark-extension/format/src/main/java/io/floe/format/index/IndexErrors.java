@@ -41,6 +41,15 @@ public final class IndexErrors {
         + "filter on this one without an index", null);
   }
 
+  /** CREATE INDEX names a field inside a list or map column: one row holds many values of it. */
+  public static IndexException insideCollection(String table, String index, String column, String collection,
+      Type collectionType) {
+    return new IndexException(ErrorClass.FLOE_TYPE_UNSUPPORTED, table, index, null,
+        "Cannot index column " + column + " of table " + table + " with index " + index + ": it is inside "
+        + collection + " of type " + collectionType + ", and fields of lists and maps cannot be indexed (supported: "
+        + IndexKeys.SUPPORTED_NAMES + ", also as fields of structs)", null);
+  }
+
   /** CREATE INDEX names a column the table does not have. */
   public static IndexException unknownColumn(String table, String index, String column) {
     return new IndexException(ErrorClass.FLOE_COLUMN_NOT_FOUND, table, index, null,

@@ -11,7 +11,7 @@ import java.util.Set;
  * united, and files no longer live in the table drop out (their entries with them). Facts about a
  * file hold forever, so merging never needs the data files themselves.
  * <pre>
- *   List<IndexSegment> picked = IndexSegmentMerger.segmentsToMerge(index, maxSegments);
+ *   List<IndexSegment> picked = IndexSegmentMerger.segmentsToMerge(index, 16, Limits.DEFAULT);
  *   IndexSegment merged = IndexSegmentMerger.merge(readersOf(picked), liveFiles, writer, out);
  *   TableIndex next = TableIndex.buildFrom(index).replaceSegments(picked, merged).build();
  * </pre>
@@ -20,20 +20,75 @@ public final class IndexSegmentMerger {
   private IndexSegmentMerger() {}
 
   /**
-   * The segments to merge so that {@code index} keeps at most {@code maxSegments}: none while it has
-   * no more, else the smallest ones (by covered files), enough that merging them into one is enough.
+   * How much one merge may hold: the sums of the merged segments' keys and covered files. A merge
+   * builds its segment in memory, so these bound its memory; the default files limit is the size
+   * of the segments an index build writes.
    */
-  public static List<IndexSegment> segmentsToMerge(TableIndex index, int maxSegments) {
-    if (maxSegments < 1) {
-      throw new IllegalArgumentException("Invalid maximum number of segments: " + maxSegments);
+  public record Limits(long maxEntries, int maxFiles) {
+    public static final Limits DEFAULT = new Limits(2_000_000L, 1000);
+
+    public Limits {
+      if (maxEntries < 1 || maxFiles < 1) {
+        throw new IllegalArgumentException("Invalid merge limits: " + maxEntries + " entries, " + maxFiles + " files");
+      }
     }
-    int excess = index.segments().size() - maxSegments;
-    if (excess <= 0) {
+  }
+
+  /**
+   * The segments a commit merges (as Iceberg merges manifests once {@code commit.manifest.min-count-to-merge}
+   * accumulate): none while {@code index} has fewer than {@code minSegmentsToMerge}, else the smallest
+   * ones (by keys, then covered files) that fit {@code limits} together, if at least two do.
+   */
+  public static List<IndexSegment> segmentsToMerge(TableIndex index, int minSegmentsToMerge, Limits limits) {
+    if (minSegmentsToMerge < 2) {
+      throw new IllegalArgumentException("Invalid minimum number of segments to merge: " + minSegmentsToMerge);
+    }
+    if (index.segments().size() < minSegmentsToMerge) {
       return List.of();
     }
     List<IndexSegment> bySize = new ArrayList<>(index.segments());
-    bySize.sort(Comparator.comparingInt(IndexSegment::coveredFileCount));
-    return List.copyOf(bySize.subList(0, excess + 1));
+    bySize.sort(Comparator.comparingLong(IndexSegment::entryCount).thenComparingInt(IndexSegment::coveredFileCount));
+    List<IndexSegment> picked = new ArrayList<>();
+    long entries = 0;
+    long files = 0;
+    for (IndexSegment segment : bySize) {
+      if (entries + segment.entryCount() > limits.maxEntries()
+          || files + segment.coveredFileCount() > limits.maxFiles()) {
+        break;
+      }
+      picked.add(segment);
+      entries += segment.entryCount();
+      files += segment.coveredFileCount();
+    }
+    return picked.size() < 2 ? List.of() : List.copyOf(picked);
+  }
+
+  /**
+   * {@code segments}, in order, packed into groups that each fit {@code limits}, for a merge of every
+   * segment (rewrite_index) that stays bounded in memory: one merged segment per group. A segment
+   * over the limits on its own is a group of its own (merging it alone costs what writing it did).
+   */
+  public static List<List<IndexSegment>> bins(List<IndexSegment> segments, Limits limits) {
+    List<List<IndexSegment>> bins = new ArrayList<>();
+    List<IndexSegment> bin = new ArrayList<>();
+    long entries = 0;
+    long files = 0;
+    for (IndexSegment segment : segments) {
+      if (!bin.isEmpty() && (entries + segment.entryCount() > limits.maxEntries()
+          || files + segment.coveredFileCount() > limits.maxFiles())) {
+        bins.add(List.copyOf(bin));
+        bin.clear();
+        entries = 0;
+        files = 0;
+      }
+      bin.add(segment);
+      entries += segment.entryCount();
+      files += segment.coveredFileCount();
+    }
+    if (!bin.isEmpty()) {
+      bins.add(List.copyOf(bin));
+    }
+    return bins;
   }
 
   /**

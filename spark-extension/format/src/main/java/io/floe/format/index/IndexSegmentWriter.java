@@ -83,11 +83,12 @@ public final class IndexSegmentWriter {
 
   /** Writes the segment to {@code out} and returns its index list entry. */
   public IndexSegment write(OutputFile out) {
-    Integer[] order = sortedEntries();
+    int[] order = sortedEntries();
     List<IndexDirectory.PageRef> pages = new ArrayList<>();
     BlobBytes.Out pagesBlob = new BlobBytes.Out();
     BlobBytes.Out page = new BlobBytes.Out();
     RoaringBitmap valueFiles = new RoaringBitmap();
+    valueFiles.addN(entryFiles, 0, keys.size());
     int pageEntries = 0;
     long entryCount = 0;
     Object firstKey = null;
@@ -98,7 +99,6 @@ public final class IndexSegmentWriter {
       for (; i < order.length && IndexKeys.ORDER.compare(keys.get(order[i]), key) == 0; i++) {
         files.add(entryFiles[order[i]]);
       }
-      valueFiles.or(files);
       IndexPage.appendEntry(type, IndexKeys.toBytes(keyType, key), files, page);
       firstKey = pageEntries == 0 ? key : firstKey;
       lastKey = key;
@@ -133,14 +133,11 @@ public final class IndexSegmentWriter {
   }
 
   /** Entry positions sorted by key, after checking each key fits the key type. */
-  private Integer[] sortedEntries() {
-    Integer[] order = new Integer[keys.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-      checkKey(keys.get(i));
+  private int[] sortedEntries() {
+    for (Object key : keys) {
+      checkKey(key);
     }
-    java.util.Arrays.sort(order, (a, b) -> IndexKeys.ORDER.compare(keys.get(a), keys.get(b)));
-    return order;
+    return EntryOrder.of(keys);
   }
 
   private void checkKey(Object key) {

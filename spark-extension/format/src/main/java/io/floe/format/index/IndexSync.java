@@ -21,7 +21,8 @@ import java.util.Objects;
  * deletes the files of the previous, lost attempt. Deferred indexes are left to rewrite_index, and
  * so are files with no gathered values (they stay uncovered, read by every scan). Any failure is
  * logged and the snapshot commits without segments: a data commit never fails because of an index.
- * Segments are never merged here; rewrite_index merges them.
+ * An index that reaches {@code floe.index.min-segments-to-merge} segments has its smallest ones
+ * merged in the same commit ({@link IndexCommitMerge}); a merge that fails is left out.
  * <pre>
  *   producer.amendMetadata(new IndexSync(io, table, metadataFolder, Map.of(fieldId, List.of(fileValues))));
  * </pre>
@@ -33,14 +34,22 @@ public final class IndexSync implements MetadataAmendment {
   private final String table;
   private final String metadataFolder;
   private final Map<Integer, List<FileValues>> valuesByField;
+  private final IndexSegmentMerger.Limits mergeLimits;
   private final List<String> written = new ArrayList<>();
 
   /** {@code valuesByField}: per indexed field id, the values of each added file that has them. */
   public IndexSync(FileIO io, String table, String metadataFolder, Map<Integer, List<FileValues>> valuesByField) {
+    this(io, table, metadataFolder, valuesByField, IndexSegmentMerger.Limits.DEFAULT);
+  }
+
+  /** As above, merging at most {@code mergeLimits} at a time. */
+  public IndexSync(FileIO io, String table, String metadataFolder, Map<Integer, List<FileValues>> valuesByField,
+      IndexSegmentMerger.Limits mergeLimits) {
     this.io = Objects.requireNonNull(io, "FileIO is null");
     this.table = Objects.requireNonNull(table, "Table name is null");
     this.metadataFolder = Objects.requireNonNull(metadataFolder, "Metadata folder is null");
     this.valuesByField = Map.copyOf(valuesByField);
+    this.mergeLimits = Objects.requireNonNull(mergeLimits, "Merge limits are null");
   }
 
   @Override
@@ -51,7 +60,10 @@ public final class IndexSync implements MetadataAmendment {
     }
     try {
       IndexList current = IndexListFiles.read(io, table, base.properties());
-      IndexList next = withSegments(current, updated, snapshot);
+      List<String> grown = new ArrayList<>();
+      IndexList next = withSegments(current, updated, snapshot, grown);
+      next = new IndexCommitMerge(io, table, metadataFolder, mergeLimits).apply(next, grown, updated, snapshot,
+          written);
       if (next.equals(current)) {
         return updated;
       }
@@ -67,7 +79,8 @@ public final class IndexSync implements MetadataAmendment {
     }
   }
 
-  private IndexList withSegments(IndexList current, TableMetadata updated, Snapshot snapshot) {
+  /** {@code current} with a new segment for each sync index that has values; adds their names to {@code grown}. */
+  private IndexList withSegments(IndexList current, TableMetadata updated, Snapshot snapshot, List<String> grown) {
     IndexList.Builder next = IndexList.buildFrom(current);
     for (TableIndex index : current.indexes()) {
       List<FileValues> files = valuesByField.get(index.sourceFieldId());
@@ -82,6 +95,7 @@ public final class IndexSync implements MetadataAmendment {
       written.add(location);
       IndexSegment segment = writer.write(io.newOutputFile(location));
       next.replace(TableIndex.buildFrom(index).addSegment(segment).build());
+      grown.add(index.name());
     }
     return next.build();
   }

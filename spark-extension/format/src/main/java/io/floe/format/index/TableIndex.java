@@ -161,6 +161,16 @@ public final class TableIndex {
       return this;
     }
 
+    /** Removes {@code dropped}, segments of this index. */
+    public Builder removeSegments(List<IndexSegment> dropped) {
+      if (!segments.containsAll(dropped)) {
+        throw new IllegalArgumentException("Cannot remove segments of index " + name + ": not all of " + dropped
+            + " are among its segments");
+      }
+      segments.removeAll(dropped);
+      return this;
+    }
+
     public TableIndex build() {
       return new TableIndex(this);
     }

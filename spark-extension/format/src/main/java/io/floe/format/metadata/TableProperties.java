@@ -106,6 +106,12 @@ public final class TableProperties {
    * top-level metadata fields.
    */
   public static final String INDEXES = "floe.indexes";
+  /**
+   * The number of segments an index accumulates before a commit that adds one merges the smallest
+   * of them (docs/indexes.md, "Merging segments"), as {@link #MANIFEST_MIN_MERGE_COUNT} does for manifests.
+   */
+  public static final String INDEX_MIN_SEGMENTS_TO_MERGE = "floe.index.min-segments-to-merge";
+  public static final int INDEX_MIN_SEGMENTS_TO_MERGE_DEFAULT = 16;
 
   private static final int MAX_INT = Integer.MAX_VALUE;
   private static final long MAX_LONG = Long.MAX_VALUE;
@@ -148,7 +154,8 @@ public final class TableProperties {
       TableProperty.byteSize(SPLIT_SIZE),
       TableProperty.byteSize(SPLIT_OPEN_FILE_COST),
       TableProperty.bool(WRITE_AUDIT_PUBLISH_ENABLED, false),
-      TableProperty.location(INDEXES));
+      TableProperty.location(INDEXES),
+      TableProperty.integer(INDEX_MIN_SEGMENTS_TO_MERGE, INDEX_MIN_SEGMENTS_TO_MERGE_DEFAULT, 2, MAX_INT));
 
   /** Per-column properties: the key is the prefix followed by a column name. */
   private static final Map<String, TableProperty> KNOWN_PREFIXES = registry(

@@ -159,9 +159,17 @@ public class TestIndexSegments {
     IndexSegment c = segment("c.puffin", 15, 16);
     TableIndex index = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(a).addSegment(b).addSegment(c)
         .build();
-    List<IndexSegment> picked = IndexSegmentMerger.segmentsToMerge(index, 2);
-    assertEquals("the two smallest", List.of(c, b), picked);
-    assertEquals(List.of(), IndexSegmentMerger.segmentsToMerge(index, 3));
+    IndexSegmentMerger.Limits sixFiles = new IndexSegmentMerger.Limits(1_000_000, 6);
+    assertEquals("the smallest that fit", List.of(c, b), IndexSegmentMerger.segmentsToMerge(index, 3, sixFiles));
+    assertEquals(List.of(c, b, a), IndexSegmentMerger.segmentsToMerge(index, 3, IndexSegmentMerger.Limits.DEFAULT));
+    assertEquals("fewer than the minimum", List.of(),
+        IndexSegmentMerger.segmentsToMerge(index, 4, IndexSegmentMerger.Limits.DEFAULT));
+    assertEquals("only one fits: nothing to merge", List.of(),
+        IndexSegmentMerger.segmentsToMerge(index, 2, new IndexSegmentMerger.Limits(1_000_000, 4)));
+
+    assertEquals("merging everything stays within the limits", List.of(List.of(a), List.of(b, c)),
+        IndexSegmentMerger.bins(index.segments(), sixFiles));
+    assertEquals(List.of(List.of(a, b, c)), IndexSegmentMerger.bins(index.segments(), IndexSegmentMerger.Limits.DEFAULT));
 
     Set<String> live = Set.of(path(0), path(3), path(10), path(11), path(15));
     IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 2, Types.LongType.get())

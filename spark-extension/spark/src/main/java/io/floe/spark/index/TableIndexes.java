@@ -24,6 +24,7 @@ import io.floe.format.types.Type;
 import io.floe.format.types.Types;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -76,6 +77,11 @@ public final class TableIndexes {
     String columnName = String.join(".", column);
     Types.NestedField field = IndexColumns.resolve(base.schema(), column);
     if (field == null) {
+      List<String> collection = IndexColumns.collectionOnPath(base.schema(), column);
+      if (collection != null) {
+        throw IndexErrors.insideCollection(tableName, name, columnName, String.join(".", collection),
+            IndexColumns.resolve(base.schema(), collection).type());
+      }
       throw IndexErrors.unknownColumn(tableName, name, columnName);
     }
     if (!TableIndex.supports(field.type())) {
@@ -143,8 +149,9 @@ public final class TableIndexes {
   }
 
   /**
-   * rewrite_index: merges the segments of index {@code name} into one, dropping files that are no
-   * longer live, and indexes the live files no segment covers. Segments that cannot be read are
+   * rewrite_index: merges the segments of index {@code name} (into one, or one per bin of
+   * {@link IndexSegmentMerger#bins} for a large index), dropping files that are no longer live,
+   * and indexes the live files no segment covers. Segments that cannot be read are
    * dropped and their files indexed again, which repairs a corrupt or missing segment.
    */
   public RewriteResult rewrite(SparkSession spark, String name) {
@@ -158,14 +165,14 @@ public final class TableIndexes {
     List<FileScanTask> live = snapshot == null ? List.of()
         : TableScan.of(ops.io(), base).useSnapshot(snapshot).planFiles().tasks();
     Set<String> livePaths = live.stream().map(t -> t.file().path()).collect(Collectors.toSet());
-    List<IndexSegmentReader> readable = new ArrayList<>();
+    Map<IndexSegment, IndexSegmentReader> readable = new LinkedHashMap<>();
     Set<String> covered = new HashSet<>();
     for (IndexSegment segment : index.segments()) {
       IndexSegmentReader reader = IndexSegmentReader.open(tableName, index, segment, keyType,
           ops.io().newInputFile(segment.path()));
       try {
         covered.addAll(reader.coveredFiles().paths());
-        readable.add(reader);
+        readable.put(segment, reader);
       } catch (IndexException e) {
         LOG.warn("Rebuilding what segment {} covered: {}", segment.path(), e.getMessage());
       }
@@ -175,10 +182,16 @@ public final class TableIndexes {
     try {
       long snapshotId = snapshot == null ? -1 : snapshot.snapshotId();
       long sequence = snapshot == null ? -1 : snapshot.sequenceNumber();
-      if (!readable.isEmpty() && !covered.isEmpty()) {
+      // merged in bins that bound the memory of each merge; a bin without live files is dropped
+      for (List<IndexSegment> bin : IndexSegmentMerger.bins(List.copyOf(readable.keySet()),
+          IndexSegmentMerger.Limits.DEFAULT)) {
+        List<IndexSegmentReader> readers = bin.stream().map(readable::get).toList();
+        if (readers.stream().noneMatch(r -> r.coveredFiles().paths().stream().anyMatch(livePaths::contains))) {
+          continue;
+        }
         IndexSegmentWriter writer = IndexSegmentWriter.builder(index.type(), index.sourceFieldId(), keyType)
             .snapshot(snapshotId, sequence).build();
-        written.add(IndexSegmentMerger.merge(readable, livePaths, writer,
+        written.add(IndexSegmentMerger.merge(readers, livePaths, writer,
             ops.io().newOutputFile(IndexLocations.newSegment(target().metadataFolder(), name))));
       }
       List<FileScanTask> uncovered = live.stream().filter(t -> !covered.contains(t.file().path())).toList();

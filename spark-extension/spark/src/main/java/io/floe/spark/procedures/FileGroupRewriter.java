@@ -1,10 +1,12 @@
 package io.floe.spark.procedures;
 
+import io.floe.format.index.FileValues;
 import io.floe.format.maintenance.FileGroupPlanner;
 import io.floe.format.maintenance.RewriteOptions;
 import io.floe.format.manifest.DataFile;
 import io.floe.spark.util.FileSetRegistry;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -13,7 +15,8 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Rewrites one file group with Spark: reads exactly its files with their deletes applied (read
  * option {@link FileSetRegistry#OPTION}) and writes the rows into new files of the table's default
- * spec, staged rather than committed. Binpack keeps the rows' order and only combines (or, for a
+ * spec, staged rather than committed, with the values of the table's sync index columns the writers
+ * gathered (docs/indexes.md, "Keeping it current"). Binpack keeps the rows' order and only combines (or, for a
  * file above the maximum size, splits) files; sort range-partitions the rows by the sort columns
  * and sorts each output file, so the files' key ranges do not overlap.
  */
@@ -34,8 +37,13 @@ final class FileGroupRewriter {
     this.sortColumns = sortColumns;
   }
 
+  /** The files written for one group, and per indexed field id the values the writers gathered for them. */
+  record Written(List<DataFile> files, Map<Integer, List<FileValues>> indexValues) {
+    static final Written NONE = new Written(List.of(), Map.of());
+  }
+
   /** The files written for {@code group}; on failure the written files are deleted by the write itself. */
-  List<DataFile> rewrite(FileGroupPlanner.FileGroup group) {
+  Written rewrite(FileGroupPlanner.FileGroup group) {
     String id = FileSetRegistry.register(tableName, group.tasks());
     try {
       Dataset<Row> rows = spark.read().option(FileSetRegistry.OPTION, id).table(quotedTable);
@@ -52,7 +60,7 @@ final class FileGroupRewriter {
           .option(FileSetRegistry.OPTION, id)
           .option("target-file-size-bytes", Long.toString(options.writerFileSize()))
           .append();
-      return FileSetRegistry.written(id);
+      return new Written(FileSetRegistry.written(id), FileSetRegistry.indexValues(id));
     } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
       throw new IllegalStateException("Cannot rewrite files of table " + tableName + ": it was dropped", e);
     } finally {

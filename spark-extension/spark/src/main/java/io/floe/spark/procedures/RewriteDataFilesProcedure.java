@@ -7,6 +7,8 @@ import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteFiles;
 import io.floe.format.commit.ValidationException;
 import io.floe.format.expr.Expression;
+import io.floe.format.index.FileValues;
+import io.floe.format.index.IndexSync;
 import io.floe.format.io.Locations;
 import io.floe.format.maintenance.FileGroupPlanner;
 import io.floe.format.maintenance.RewriteOptions;
@@ -18,6 +20,7 @@ import io.floe.format.scan.TableScan;
 import io.floe.spark.source.FloeScan;
 import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -120,9 +123,9 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
     if (!groups.isEmpty()) {
       String registryName = catalog().name() + "." + ops.tableName();
       FileGroupRewriter rewriter = new FileGroupRewriter(spark, quoted, registryName, options, sortColumns);
-      List<List<DataFile>> written = rewriteAll(spark, rewriter, groups, options, ops);
+      List<FileGroupRewriter.Written> written = rewriteAll(spark, rewriter, groups, options, ops);
       RewriteCommitGate.pass();
-      commit(ops, planned.snapshot(), groups, written, options, counts, describe);
+      commit(ops, table, planned.snapshot(), groups, written, options, counts, describe);
     }
     return result(OUTPUT, new GenericInternalRow(new Object[] {
         counts.rewritten, counts.added, counts.bytes, counts.failed, counts.removedDeletes}));
@@ -187,7 +190,7 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
   }
 
   /** Rewrites the groups, up to max-concurrent-file-group-rewrites at a time; on failure deletes what was written. */
-  private List<List<DataFile>> rewriteAll(SparkSession spark, FileGroupRewriter rewriter,
+  private List<FileGroupRewriter.Written> rewriteAll(SparkSession spark, FileGroupRewriter rewriter,
       List<FileGroupPlanner.FileGroup> groups, RewriteOptions options, FileSystemTableOperations ops) {
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(groups.size(), options.maxConcurrentGroups()),
         r -> {
@@ -195,21 +198,21 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
           t.setDaemon(true);
           return t;
         });
-    List<Future<List<DataFile>>> futures = new ArrayList<>();
+    List<Future<FileGroupRewriter.Written>> futures = new ArrayList<>();
     for (FileGroupPlanner.FileGroup group : groups) {
       futures.add(pool.submit(() -> {
         SparkSession.setActiveSession(spark);
         return rewriter.rewrite(group);
       }));
     }
-    List<List<DataFile>> written = new ArrayList<>();
+    List<FileGroupRewriter.Written> written = new ArrayList<>();
     RuntimeException failure = null;
     try {
-      for (Future<List<DataFile>> f : futures) {
+      for (Future<FileGroupRewriter.Written> f : futures) {
         try {
           written.add(f.get());
         } catch (ExecutionException e) {
-          written.add(List.of());
+          written.add(FileGroupRewriter.Written.NONE);
           if (failure == null) {
             failure = e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
           }
@@ -222,7 +225,7 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
       pool.shutdown();
     }
     if (failure != null) {
-      written.forEach(files -> deleteWritten(ops, files));
+      written.forEach(w -> deleteWritten(ops, w.files()));
       throw failure;
     }
     return written;
@@ -230,10 +233,13 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
 
   /**
    * Commits the rewritten groups: all in one snapshot, or with partial progress in up to
-   * partial-progress.max-commits snapshots, where a failed commit only fails its own groups.
+   * partial-progress.max-commits snapshots, where a failed commit only fails its own groups. Each
+   * commit adds its new files to the table's sync indexes ({@link IndexSync}) from the values the
+   * writers gathered, so compacted files stay covered without reading them again.
    */
-  private void commit(FileSystemTableOperations ops, Snapshot start, List<FileGroupPlanner.FileGroup> groups,
-      List<List<DataFile>> written, RewriteOptions options, Counts counts, String describe) {
+  private void commit(FileSystemTableOperations ops, String table, Snapshot start,
+      List<FileGroupPlanner.FileGroup> groups, List<FileGroupRewriter.Written> written, RewriteOptions options,
+      Counts counts, String describe) {
     int batches = options.partialProgress() ? Math.min(groups.size(), options.partialProgressMaxCommits()) : 1;
     int perBatch = (groups.size() + batches - 1) / batches;
     for (int from = 0; from < groups.size(); from += perBatch) {
@@ -245,15 +251,21 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
       int files = 0;
       long bytes = 0;
       List<DataFile> added = new ArrayList<>();
+      Map<Integer, List<FileValues>> indexValues = new HashMap<>();
       for (int i = from; i < to; i++) {
         for (FileScanTask task : groups.get(i).tasks()) {
           rewrite.rewriteFile(task.file());
           files += 1;
         }
         bytes += groups.get(i).bytes();
-        added.addAll(written.get(i));
+        added.addAll(written.get(i).files());
+        written.get(i).indexValues().forEach((fieldId, values) ->
+            indexValues.computeIfAbsent(fieldId, k -> new ArrayList<>()).addAll(values));
       }
       added.forEach(rewrite::addFile);
+      if (!indexValues.isEmpty()) {
+        rewrite.amendMetadata(new IndexSync(ops.io(), table, ops.metadataRoot() + "/metadata", indexValues));
+      }
       rewrite.validateAddedFilesExist(); // the groups' write markers are gone: orphan removal may have run
       try {
         Snapshot committed = rewrite.commit();

@@ -1,15 +1,19 @@
 package io.floe.spark.write;
 
 import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.MetadataAmendment;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotProducer;
+import io.floe.format.index.FileValues;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.spark.util.FileSetRegistry;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
@@ -17,7 +21,8 @@ import org.apache.spark.util.SerializableConfiguration;
  * to new data files of the table's default spec in the order the rewrite arranged them (no
  * distribution or ordering is requested; a task's rows may span partitions), files roll at the
  * write option {@code target-file-size-bytes} (else the table property), and the written files
- * are staged in the registry for the rewrite to commit instead of being committed here.
+ * are staged in the registry for the rewrite to commit instead of being committed here, with the
+ * values the writers gathered for the table's sync indexes (the rewrite's commit adds their segments).
  */
 final class FileSetWrite implements Write {
   static final String TARGET_FILE_SIZE_OPTION = "target-file-size-bytes";
@@ -57,8 +62,10 @@ final class FileSetWrite implements Write {
     };
   }
 
-  /** Collects the written files in an append that is never committed, then stages them. */
+  /** Collects the written files in an append that is never committed, then stages them with their index values. */
   private final class Staging implements FloeBatchWrite.WriteTarget {
+    private Map<Integer, List<FileValues>> indexValues = Map.of();
+
     @Override
     public String name() {
       return table.name();
@@ -66,7 +73,19 @@ final class FileSetWrite implements Write {
 
     @Override
     public void commit(SnapshotProducer producer, TableMetadata base) {
-      FileSetRegistry.stage(fileSetId, table.name(), producer.addedFiles());
+      FileSetRegistry.stage(fileSetId, table.name(), producer.addedFiles(), indexValues);
+    }
+
+    @Override
+    public IndexedColumns indexedColumns(TableMetadata base, StructType rowType) {
+      return table.indexedColumns(base, rowType);
+    }
+
+    /** Keeps the values for {@link #commit} to stage: this append is never committed, the rewrite's commit adds them. */
+    @Override
+    public MetadataAmendment indexSync(Map<Integer, List<FileValues>> valuesByField) {
+      indexValues = Map.copyOf(valuesByField);
+      return null;
     }
 
     @Override

@@ -2,9 +2,11 @@ package io.floe.spark.write;
 
 import io.floe.spark.util.SparkValues;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -15,8 +17,17 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * for this file (its values are dropped: the file stays uncovered by that column's indexes).
  */
 final class FileValueCollector {
-  /** What one file holds in one indexed column, as it travels to the driver. */
+  /**
+   * What one file holds in one indexed column, as it travels to the driver: binary values as
+   * {@code byte[]}, since ByteBuffer is not serializable ({@link #javaValues} turns them back).
+   */
   record Gathered(ArrayList<Object> values, boolean containsNull) implements Serializable {
+    /** The values in Floe's Java representation (binary as ByteBuffer). */
+    List<Object> javaValues() {
+      List<Object> out = new ArrayList<>(values.size());
+      values.forEach(v -> out.add(v instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : v));
+      return out;
+    }
   }
 
   private final IndexedColumns columns;
@@ -34,19 +45,30 @@ final class FileValueCollector {
       if (distinct == null) {
         continue; // given up
       }
-      if (row.isNullAt(column.position())) {
+      Object value = column.value(row);
+      if (value == null) {
         nulls.add(column.fieldId());
-      } else if (distinct.add(SparkValues.toJava(column.type(), row.get(column.position(), column.type())))
+      } else if (distinct.add(SparkValues.toJava(column.type(), value))
           && distinct.size() > columns.maxDistinctValues()) {
         values.remove(column.fieldId());
       }
     }
   }
 
+  private static byte[] bytes(ByteBuffer buffer) {
+    byte[] out = new byte[buffer.remaining()];
+    buffer.duplicate().get(out);
+    return out;
+  }
+
   /** Per field id the file's values; a column given up is absent. */
   Map<Integer, Gathered> gathered() {
     Map<Integer, Gathered> out = new HashMap<>();
-    values.forEach((id, distinct) -> out.put(id, new Gathered(new ArrayList<>(distinct), nulls.contains(id))));
+    values.forEach((id, distinct) -> {
+      ArrayList<Object> travelling = new ArrayList<>(distinct.size());
+      distinct.forEach(v -> travelling.add(v instanceof ByteBuffer buffer ? bytes(buffer) : v));
+      out.put(id, new Gathered(travelling, nulls.contains(id)));
+    });
     return out;
   }
 }

@@ -194,7 +194,7 @@ class FloeBatchWrite implements BatchWrite {
       Map<Integer, List<FileValues>> byField = new HashMap<>();
       for (WrittenFile f : written) {
         f.indexValues().forEach((fieldId, gathered) -> {
-          FileValues values = FileValues.of(f.path(), gathered.values());
+          FileValues values = FileValues.of(f.path(), gathered.javaValues());
           byField.computeIfAbsent(fieldId, id -> new ArrayList<>())
               .add(gathered.containsNull() ? values.withNulls() : values);
         });

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
@@ -19,17 +19,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The columns whose values writers gather per data file for the table's {@code sync} indexes
- * (docs/indexes.md, "Keeping it current"): top-level columns by field id, with their position in
- * the written rows (rows are written by position, one column per table column). Nested and binary
- * columns are not gathered: their new files stay uncovered until rewrite_index.
+ * (docs/indexes.md, "Keeping it current"), by field id, with their place in the written rows:
+ * rows are written by position, one column per table column and one struct field per field, so a
+ * field nested in structs is found by the positions of its parents and its own.
  */
 record IndexedColumns(List<Column> columns, int maxDistinctValues) implements Serializable {
   private static final Logger LOG = LoggerFactory.getLogger(IndexedColumns.class);
   /** Distinct values of one column in one file past which the file is left uncovered, bounding writer memory. */
   static final int DEFAULT_MAX_DISTINCT_VALUES = 1_000_000;
 
-  /** One gathered column: its field id, position in the row, and Spark type. */
-  record Column(int fieldId, int position, DataType type) implements Serializable {
+  /**
+   * One gathered column: its field id, the positions leading to it ({@code [2, 0]}: field 0 of the
+   * struct in column 2), the field counts of the structs on the way, and its Spark type.
+   */
+  record Column(int fieldId, int[] path, int[] structWidths, DataType type) implements Serializable {
+    /** The column's Catalyst value in {@code row}; null when it or a struct holding it is null. */
+    Object value(InternalRow row) {
+      InternalRow current = row;
+      for (int level = 0; level < path.length - 1; level++) {
+        if (current.isNullAt(path[level])) {
+          return null;
+        }
+        current = current.getStruct(path[level], structWidths[level]);
+      }
+      int last = path[path.length - 1];
+      return current.isNullAt(last) ? null : current.get(last, type);
+    }
   }
 
   static IndexedColumns none() {
@@ -49,14 +64,41 @@ record IndexedColumns(List<Column> columns, int maxDistinctValues) implements Se
     Set<Integer> fieldIds = new LinkedHashSet<>();
     list.indexes().stream().filter(i -> !i.isDeferred()).map(TableIndex::sourceFieldId).forEach(fieldIds::add);
     List<Column> columns = new ArrayList<>();
-    List<Types.NestedField> top = base.schema().columns();
-    for (int position = 0; position < top.size() && position < rowType.length(); position++) {
-      DataType type = rowType.fields()[position].dataType();
-      if (fieldIds.contains(top.get(position).fieldId()) && !(type instanceof BinaryType)) {
-        columns.add(new Column(top.get(position).fieldId(), position, type));
+    for (int fieldId : fieldIds) {
+      Column column = find(base.schema().asStruct(), rowType, fieldId, new ArrayList<>(), new ArrayList<>());
+      if (column != null) {
+        columns.add(column);
       }
     }
     return new IndexedColumns(List.copyOf(columns), DEFAULT_MAX_DISTINCT_VALUES);
+  }
+
+  /** The column of {@code fieldId} in {@code struct}, written as {@code rowType}; null when it is not there. */
+  private static Column find(Types.StructType struct, StructType rowType, int fieldId, List<Integer> path,
+      List<Integer> widths) {
+    List<Types.NestedField> fields = struct.fields();
+    for (int position = 0; position < fields.size() && position < rowType.length(); position++) {
+      Types.NestedField field = fields.get(position);
+      DataType type = rowType.fields()[position].dataType();
+      path.add(position);
+      if (field.fieldId() == fieldId) {
+        return new Column(fieldId, toArray(path), toArray(widths), type);
+      }
+      if (field.type().isStructType() && type instanceof StructType nested) {
+        widths.add(nested.length());
+        Column found = find(field.type().asStructType(), nested, fieldId, path, widths);
+        if (found != null) {
+          return found;
+        }
+        widths.remove(widths.size() - 1);
+      }
+      path.remove(path.size() - 1);
+    }
+    return null;
+  }
+
+  private static int[] toArray(List<Integer> values) {
+    return values.stream().mapToInt(Integer::intValue).toArray();
   }
 
   boolean isEmpty() {

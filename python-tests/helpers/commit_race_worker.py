@@ -1,11 +1,14 @@
-"""One writer of the S3 commit race, run as its own OS process with its own JVM and S3A client.
+"""One writer of a commit race (S3, HDFS), run as its own OS process with its own JVM and client.
 
-    python s3_append_worker.py ENDPOINT WAREHOUSE NAMESPACE TABLE WRITER COUNT GO_FILE MODE
+    python commit_race_worker.py ENDPOINT WAREHOUSE NAMESPACE TABLE WRITER COUNT GO_FILE MODE
 
-Starts a JVM (pyspark's gateway, no SparkContext) with Floe's jar and the S3A jars on its class
-path (FLOE_JAR, FLOE_S3_JARS), loads the table through Floe's FileSystemCatalog over HadoopFileIO
-(MODE ``safe``: conditional creates; ``unsafe``: ``withUnsafeObjectStoreCommits``, a rename), prints
-``READY`` and waits for GO_FILE. Then commits COUNT appends of one data file each (a metadata-only
+Starts a JVM (pyspark's gateway, no SparkContext) with Floe's jar and any extra jars on its class
+path (FLOE_JAR; FLOE_S3_JARS, the S3A jars, for an ``s3a://`` WAREHOUSE), loads the table through
+Floe's FileSystemCatalog over HadoopFileIO, prints ``READY`` and waits for GO_FILE. ENDPOINT is the
+S3 endpoint S3A is pointed at for an ``s3a://`` WAREHOUSE and ``-`` otherwise (an ``hdfs://``
+WAREHOUSE names its NameNode). MODE ``safe`` is Floe's own publish (a conditional create on an
+object store, a no-overwrite rename on HDFS); ``unsafe`` is ``withUnsafeObjectStoreCommits`` (a
+rename on an object store). Then commits COUNT appends of one data file each (a metadata-only
 append of ``data/w<WRITER>-<i>.parquet``) and prints ``ACK <path> <version>`` once a commit
 returned.
 """
@@ -29,13 +32,15 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(Path(__file__).parent.parent))
     from s3_runtime import hadoop_s3a_conf
 
-    class_path = os.pathsep.join([os.environ["FLOE_JAR"], os.environ["FLOE_S3_JARS"]])
+    jars = [os.environ["FLOE_JAR"], os.environ.get("FLOE_S3_JARS", "")]
+    class_path = os.pathsep.join(j for j in jars if j)
     conf = SparkConf().set("spark.driver.extraClassPath", class_path)
     gateway = launch_gateway(conf)  # type: ignore[no-untyped-call]
     jvm = gateway.jvm
     hadoop = jvm.org.apache.hadoop.conf.Configuration()
-    for key, value in hadoop_s3a_conf(endpoint).items():
-        hadoop.set(key, value)
+    if warehouse.startswith("s3a://"):
+        for key, value in hadoop_s3a_conf(endpoint).items():
+            hadoop.set(key, value)
     spark_io = jvm.io.floe.spark.HadoopFileIO
     io = spark_io(hadoop) if mode == "safe" else spark_io.withUnsafeObjectStoreCommits(hadoop)
     fmt = jvm.io.floe.format
