@@ -282,6 +282,43 @@ def test_request_counts(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -
     assert len(commit) <= 16, commit
 
 
+def test_planning_reads_each_manifest_with_one_get(
+    spark: SparkSession, s3_catalog: str, moto_s3: MotoS3
+) -> None:
+    """Planning a scan reads each manifest with one GET and no HEAD (its length comes from the
+    manifest list); planning the same snapshot again reads no manifest at all (ManifestCache)."""
+    spark.sql(f"CREATE NAMESPACE {s3_catalog}.planned")
+    spark.sql(f"CREATE TABLE {s3_catalog}.planned.t (id BIGINT) USING floe")
+    for i in range(3):
+        spark.sql(f"INSERT INTO {s3_catalog}.planned.t VALUES ({i})")
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    fmt = jvm.io.floe.format
+    hadoop = spark.sparkContext._jsc.hadoopConfiguration()
+    catalog = fmt.catalog.FileSystemCatalog(jvm.io.floe.spark.HadoopFileIO(hadoop), WAREHOUSE)
+    ops = catalog.loadTable(fmt.catalog.TableIdentifier.of(jvm.java.util.List.of("planned"), "t"))
+    metadata = ops.current()
+    listed = fmt.manifest.ManifestLists.read(
+        ops.io().newInputFile(metadata.currentSnapshot().manifestListLocation())
+    )
+    manifests = [_key(m.path()) for m in listed]
+    assert len(manifests) == 3
+    cache = fmt.scan.ManifestCache(1 << 26)
+
+    def plan() -> tuple[int, list[str]]:
+        start = moto_s3.log_offset()
+        tasks = fmt.scan.TableScan.of(ops.io(), metadata).manifestCache(cache).planFiles().tasks()
+        return int(tasks.size()), moto_s3.requests_since(start)
+
+    files, cold = plan()
+    assert files == 3
+    for key in manifests:
+        assert [r.split()[0] for r in cold if key in r] == ["GET"], cold
+    files, warm = plan()
+    assert files == 3
+    assert not [r for r in warm if any(key in r for key in manifests)], warm
+
+
 def _race(
     moto: MotoS3,
     spark: SparkSession,

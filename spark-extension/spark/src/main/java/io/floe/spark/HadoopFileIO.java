@@ -130,6 +130,43 @@ public final class HadoopFileIO implements FileIO, java.io.Serializable {
     };
   }
 
+  /**
+   * Opens with Hadoop's {@code openFile()} and the known length ({@code fs.option.openfile.length}),
+   * which S3A and other object-store connectors use instead of a status request; read whole.
+   */
+  @Override
+  public InputFile newInputFile(String location, long knownLength) {
+    InputFile plain = newInputFile(location);
+    if (knownLength < 0) {
+      return plain;
+    }
+    Path path = new Path(location);
+    return new InputFile() {
+      @Override
+      public String location() {
+        return location;
+      }
+
+      @Override
+      public long length() {
+        return knownLength;
+      }
+
+      @Override
+      public boolean exists() {
+        return plain.exists();
+      }
+
+      @Override
+      public InputStream newStream() throws IOException {
+        return org.apache.hadoop.util.functional.FutureIO.awaitFuture(fs(path).openFile(path)
+            .opt("fs.option.openfile.length", Long.toString(knownLength))
+            .opt("fs.option.openfile.read.policy", "whole-file")
+            .build());
+      }
+    };
+  }
+
   @Override
   public OutputFile newOutputFile(String location) {
     Path path = new Path(location);

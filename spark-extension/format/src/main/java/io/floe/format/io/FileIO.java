@@ -10,6 +10,14 @@ import java.util.List;
 public interface FileIO {
   InputFile newInputFile(String location);
 
+  /**
+   * A file whose length the caller knows (a manifest, whose length its manifest list records): a
+   * store can then open it without asking for its status first (on S3, a GET and no HEAD).
+   */
+  default InputFile newInputFile(String location, long length) {
+    return newInputFile(location);
+  }
+
   OutputFile newOutputFile(String location);
 
   /** Deletes a file; true if it existed. */

@@ -218,19 +218,33 @@ public abstract sealed class ContentFile permits DataFile, DeleteFile {
 
     /** Checks the shared fields (and defaults an unpartitioned file's partition); {@code kind} names the file. */
     void checkShared(String kind) {
-      check(path != null && !path.isEmpty(), "Invalid " + kind + ": path is required");
-      check(format != null, "Invalid " + kind + " " + path + ": file format is required");
-      check(content != null, "Invalid " + kind + " " + path + ": content is required");
-      check(recordCount >= 0, "Invalid " + kind + " " + path + ": record count is required, found " + recordCount);
-      check(fileSizeInBytes >= 0, "Invalid " + kind + " " + path + ": file size is required, found "
-          + fileSizeInBytes);
+      // messages are built only on failure: a manifest read checks every entry it decodes
+      if (path == null || path.isEmpty()) {
+        check(false, "Invalid " + kind + ": path is required");
+      }
+      if (format == null) {
+        check(false, "Invalid " + kind + " " + path + ": file format is required");
+      }
+      if (content == null) {
+        check(false, "Invalid " + kind + " " + path + ": content is required");
+      }
+      if (recordCount < 0) {
+        check(false, "Invalid " + kind + " " + path + ": record count is required, found " + recordCount);
+      }
+      if (fileSizeInBytes < 0) {
+        check(false, "Invalid " + kind + " " + path + ": file size is required, found " + fileSizeInBytes);
+      }
       int expected = spec == null ? -1 : spec.fields().size();
       if (partition == null) {
-        check(expected <= 0, "Invalid " + kind + " " + path + ": partition is required for spec " + spec);
+        if (expected > 0) {
+          check(false, "Invalid " + kind + " " + path + ": partition is required for spec " + spec);
+        }
         partition = PartitionData.empty();
       }
-      check(expected < 0 || partition.size() == expected, "Invalid " + kind + " " + path + ": partition "
-          + partition + " has " + partition.size() + " values, spec " + specId + " has " + expected + " fields");
+      if (expected >= 0 && partition.size() != expected) {
+        check(false, "Invalid " + kind + " " + path + ": partition " + partition + " has " + partition.size()
+            + " values, spec " + specId + " has " + expected + " fields");
+      }
     }
 
     static void check(boolean ok, String message) {

@@ -214,7 +214,7 @@ public final class ManifestReader {
           .withRecordCount(avro.toLong(avro.getRequired(r, RECORD_COUNT, "record_count"), "record_count"))
           .withFileSizeInBytes(avro.toLong(avro.getRequired(r, FILE_SIZE, "file_size_in_bytes"),
               "file_size_in_bytes"))
-          .withMetrics(new Metrics(null,
+          .withMetrics(Metrics.ofOwnedMaps(
               avro.toIntMap(avro.get(r, COLUMN_SIZES), "column_sizes", avro::toLong),
               avro.toIntMap(avro.get(r, VALUE_COUNTS), "value_counts", avro::toLong),
               avro.toIntMap(avro.get(r, NULL_VALUE_COUNTS), "null_value_counts", avro::toLong),

@@ -30,6 +30,33 @@ public final class Metrics {
     this.upperBounds = copy(upperBounds);
   }
 
+  private Metrics(Long recordCount, Map<Integer, Long> columnSizes, Map<Integer, Long> valueCounts,
+      Map<Integer, Long> nullValueCounts, Map<Integer, Long> nanValueCounts,
+      Map<Integer, ByteBuffer> lowerBounds, Map<Integer, ByteBuffer> upperBounds, boolean owned) {
+    this.recordCount = recordCount;
+    this.columnSizes = wrap(columnSizes);
+    this.valueCounts = wrap(valueCounts);
+    this.nullValueCounts = wrap(nullValueCounts);
+    this.nanValueCounts = wrap(nanValueCounts);
+    this.lowerBounds = wrap(lowerBounds);
+    this.upperBounds = wrap(upperBounds);
+  }
+
+  /**
+   * Metrics over maps nobody else holds (just decoded from a manifest): wrapped read-only, not
+   * copied again.
+   */
+  static Metrics ofOwnedMaps(Map<Integer, Long> columnSizes, Map<Integer, Long> valueCounts,
+      Map<Integer, Long> nullValueCounts, Map<Integer, Long> nanValueCounts,
+      Map<Integer, ByteBuffer> lowerBounds, Map<Integer, ByteBuffer> upperBounds) {
+    return new Metrics(null, columnSizes, valueCounts, nullValueCounts, nanValueCounts, lowerBounds, upperBounds,
+        true);
+  }
+
+  private static <V> Map<Integer, V> wrap(Map<Integer, V> map) {
+    return map == null || map.isEmpty() ? Collections.emptyMap() : Collections.unmodifiableMap(map);
+  }
+
   public static Metrics empty(long recordCount) {
     return new Metrics(recordCount, null, null, null, null, null, null);
   }

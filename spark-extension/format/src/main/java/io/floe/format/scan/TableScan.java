@@ -32,11 +32,13 @@ import java.util.function.Function;
 
 /**
  * Plans the files of a snapshot that may hold rows matching a filter: manifests are pruned by their
- * partition summaries, entries by partition value and by column bounds. Manifests are read in parallel.
+ * partition summaries, entries by partition value and by column bounds. Manifests are read and pruned in
+ * parallel, on a pool of at most 16 threads, through the {@link ManifestCache}.
  */
 public final class TableScan {
+  // reads are mostly waits on object stores: more threads than cores, but a bounded number
   private static final ExecutorService PLANNING_POOL = Executors.newFixedThreadPool(
-      Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors() * 2)), r -> {
+      Math.max(4, Math.min(16, Runtime.getRuntime().availableProcessors() * 4)), r -> {
         Thread t = new Thread(r, "floe-planning");
         t.setDaemon(true);
         return t;
@@ -47,8 +49,11 @@ public final class TableScan {
   private final Snapshot snapshot;
   private final Expression filter;
   private final Schema schema;
+  private final ManifestCache cache;
 
-  private TableScan(FileIO io, TableMetadata metadata, Snapshot snapshot, Expression filter, Schema schema) {
+  private TableScan(FileIO io, TableMetadata metadata, Snapshot snapshot, Expression filter, Schema schema,
+      ManifestCache cache) {
+    this.cache = cache;
     this.io = io;
     this.metadata = metadata;
     this.snapshot = snapshot;
@@ -57,15 +62,16 @@ public final class TableScan {
   }
 
   public static TableScan of(FileIO io, TableMetadata metadata) {
-    return new TableScan(io, metadata, metadata.currentSnapshot(), Expressions.alwaysTrue(), metadata.schema());
+    return new TableScan(io, metadata, metadata.currentSnapshot(), Expressions.alwaysTrue(), metadata.schema(),
+        ManifestCache.shared());
   }
 
   public TableScan useSnapshot(Snapshot snap) {
-    return new TableScan(io, metadata, snap, filter, schema);
+    return new TableScan(io, metadata, snap, filter, schema, cache);
   }
 
   public TableScan filter(Expression expr) {
-    return new TableScan(io, metadata, snapshot, Expressions.and(filter, expr), schema);
+    return new TableScan(io, metadata, snapshot, Expressions.and(filter, expr), schema, cache);
   }
 
   /**
@@ -74,7 +80,12 @@ public final class TableScan {
    * dropped since then binds to the field id it had, not to whatever holds its name now.
    */
   public TableScan schema(Schema readSchema) {
-    return new TableScan(io, metadata, snapshot, filter, readSchema);
+    return new TableScan(io, metadata, snapshot, filter, readSchema, cache);
+  }
+
+  /** Reads manifests through {@code manifestCache} instead of the shared one (tests). */
+  public TableScan manifestCache(ManifestCache manifestCache) {
+    return new TableScan(io, metadata, snapshot, filter, schema, manifestCache);
   }
 
   public Snapshot snapshot() {
@@ -111,39 +122,52 @@ public final class TableScan {
         deleteManifests.add(m);
       } else {
         dataManifests.add(m);
+        partitionEvaluators.computeIfAbsent(spec.specId(),
+            id -> new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(filter)));
       }
     }
 
     List<ManifestEntry<DeleteFile>> deleteEntries = new ArrayList<>();
-    readLivePerManifest(deleteManifests, m -> ManifestReader.readDeletes(io.newInputFile(m.path()), m, specs))
+    inParallel(deleteManifests, m -> cache.<DeleteFile>liveEntries(m, specFor(specs, m),
+        () -> live(ManifestReader.readDeletes(io.newInputFile(m.path(), m.length()), m, specs))))
         .forEach(deleteEntries::addAll);
     DeleteFileIndex deletes = new DeleteFileIndex(deleteEntries, specs);
-    List<List<ManifestEntry<DataFile>>> perManifest = readLivePerManifest(dataManifests,
-        m -> ManifestReader.readData(io.newInputFile(m.path()), m, specs));
+    // each manifest is read (or found in the cache) and its entries pruned in the same task, so that
+    // decoding and pruning both run in parallel and only matching entries are kept
+    List<Matched> perManifest = inParallel(dataManifests, m -> {
+      PartitionSpec spec = specFor(specs, m);
+      Evaluator partitionEvaluator = partitionEvaluators.get(spec.specId());
+      List<ManifestEntry<DataFile>> entries = cache.<DataFile>liveEntries(m, spec,
+          () -> live(ManifestReader.readData(io.newInputFile(m.path(), m.length()), m, specs)));
+      List<ManifestEntry<DataFile>> matching = new ArrayList<>();
+      for (ManifestEntry<DataFile> e : entries) {
+        if (partitionEvaluator.eval(e.file().partition()) && metricsEvaluator.eval(e.file())) {
+          matching.add(e);
+        }
+      }
+      return new Matched(spec, entries.size(), matching);
+    });
 
     List<FileScanTask> tasks = new ArrayList<>();
     int totalFiles = 0;
     int skippedFiles = 0;
     int deleteFilesUsed = 0;
-    for (int i = 0; i < dataManifests.size(); i++) {
-      PartitionSpec spec = specFor(specs, dataManifests.get(i));
-      Evaluator partitionEvaluator = partitionEvaluators.computeIfAbsent(spec.specId(),
-          id -> new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(filter)));
-      for (ManifestEntry<DataFile> e : perManifest.get(i)) {
-        totalFiles++;
-        if (!partitionEvaluator.eval(e.file().partition()) || !metricsEvaluator.eval(e.file())) {
-          skippedFiles++;
-          continue;
-        }
+    for (Matched matched : perManifest) {
+      totalFiles += matched.live();
+      skippedFiles += matched.live() - matched.entries().size();
+      for (ManifestEntry<DataFile> e : matched.entries()) {
         List<DeleteFile> applicable = deletes.isEmpty() ? List.of()
             : deletes.forDataFile(e.dataSequenceNumber(), e.file());
         deleteFilesUsed += applicable.size();
-        tasks.add(new FileScanTask(e.file(), applicable, spec, e.dataSequenceNumber()));
+        tasks.add(new FileScanTask(e.file(), applicable, matched.spec(), e.dataSequenceNumber()));
       }
     }
     return new ScanPlan(tasks, new ScanMetrics(manifests.size(), manifests.size() - skippedManifests,
         skippedManifests, totalFiles, tasks.size(), skippedFiles, deleteFilesUsed));
   }
+
+  /** The live entries of one data manifest that may match the filter, and how many live entries it has. */
+  private record Matched(PartitionSpec spec, int live, List<ManifestEntry<DataFile>> entries) {}
 
   private PartitionSpec specFor(Map<Integer, PartitionSpec> specs, ManifestFile m) {
     PartitionSpec spec = specs.get(m.partitionSpecId());
@@ -154,14 +178,13 @@ public final class TableScan {
     return spec;
   }
 
-  private static <F extends ContentFile> List<List<ManifestEntry<F>>> readLivePerManifest(
-      List<ManifestFile> manifests, Function<ManifestFile, List<ManifestEntry<F>>> read) {
-    List<Future<List<ManifestEntry<F>>>> futures = new ArrayList<>();
+  private static <T> List<T> inParallel(List<ManifestFile> manifests, Function<ManifestFile, T> task) {
+    List<Future<T>> futures = new ArrayList<>();
     for (ManifestFile m : manifests) {
-      futures.add(PLANNING_POOL.submit(() -> live(read.apply(m))));
+      futures.add(PLANNING_POOL.submit(() -> task.apply(m)));
     }
-    List<List<ManifestEntry<F>>> out = new ArrayList<>();
-    for (Future<List<ManifestEntry<F>>> f : futures) {
+    List<T> out = new ArrayList<>();
+    for (Future<T> f : futures) {
       try {
         out.add(f.get());
       } catch (InterruptedException e) {
