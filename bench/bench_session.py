@@ -35,3 +35,28 @@ def write_report(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return path
+
+
+def only_scan_node(plan: Any, kinds: tuple[str, ...] = ("BatchScanExec",)) -> Any:
+    """The one scan node of a physical plan (a JVM ``SparkPlan``) whose class is among ``kinds``,
+    looking through adaptive execution's wrappers; exits when there is not exactly one."""
+    found: list[Any] = []
+
+    def walk(node: Any) -> None:
+        kind = node.getClass().getSimpleName()
+        if kind == "AdaptiveSparkPlanExec":
+            walk(node.executedPlan())
+            return
+        if kind.endswith("QueryStageExec"):
+            walk(node.plan())
+            return
+        if kind in kinds:
+            found.append(node)
+        children = node.children()
+        for i in range(children.size()):
+            walk(children.apply(i))
+
+    walk(plan)
+    if len(found) != 1:
+        raise SystemExit(f"Expected one {' or '.join(kinds)} in the plan, found {len(found)}")
+    return found[0]

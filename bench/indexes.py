@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf, write_report
+from bench_session import DRIVER_MEMORY, only_scan_node, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -246,32 +246,13 @@ def tag_lookup(spark: SparkSession, layout: Layout, tag: str) -> Lookup:
 
 def scan_node_metrics(df: DataFrame) -> dict[str, int]:
     """All metrics of the (single) table scan in ``df``'s executed plan, by name."""
-    found: list[dict[str, int]] = []
-
-    def walk(node: Any) -> None:
-        kind = node.getClass().getSimpleName()
-        if kind == "AdaptiveSparkPlanExec":
-            walk(node.executedPlan())
-            return
-        if kind.endswith("QueryStageExec"):
-            walk(node.plan())
-            return
-        if kind == "BatchScanExec":
-            metrics = node.metrics()
-            keys = metrics.keys().iterator()
-            values = {}
-            while keys.hasNext():
-                key = keys.next()
-                values[str(key)] = int(metrics.apply(key).value())
-            found.append(values)
-        children = node.children()
-        for i in range(children.size()):
-            walk(children.apply(i))
-
-    walk(df._jdf.queryExecution().executedPlan())
-    if len(found) != 1:
-        raise SystemExit(f"Expected one scan in the plan, found {len(found)}")
-    return found[0]
+    metrics = only_scan_node(df._jdf.queryExecution().executedPlan()).metrics()
+    keys = metrics.keys().iterator()
+    values = {}
+    while keys.hasNext():
+        key = keys.next()
+        values[str(key)] = int(metrics.apply(key).value())
+    return values
 
 
 def run_query(spark: SparkSession, system: str, sql: str) -> tuple[float, Any, dict[str, int]]:

@@ -61,7 +61,7 @@ import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf, write_report
+from bench_session import DRIVER_MEMORY, only_scan_node, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -224,34 +224,11 @@ def worker_session(spec: dict[str, Any]) -> SparkSession:
     return builder.getOrCreate()
 
 
-def scan_nodes(plan: Any) -> list[Any]:
-    found: list[Any] = []
-
-    def walk(node: Any) -> None:
-        kind = node.getClass().getSimpleName()
-        if kind == "AdaptiveSparkPlanExec":
-            walk(node.executedPlan())
-            return
-        if kind.endswith("QueryStageExec"):
-            walk(node.plan())
-            return
-        if kind == "BatchScanExec":
-            found.append(node)
-        children = node.children()
-        for i in range(children.size()):
-            walk(children.apply(i))
-
-    walk(plan)
-    if len(found) != 1:
-        raise SystemExit(f"Expected one BatchScanExec in the plan, found {len(found)}")
-    return found
-
-
 def plan_once(spark: SparkSession, sql: str) -> tuple[float, int]:
     """Seconds from the SQL text to the scan's input partitions, and how many there are."""
     start = time.perf_counter()
     df = spark.sql(sql)
-    (scan,) = scan_nodes(df._jdf.queryExecution().executedPlan())
+    scan = only_scan_node(df._jdf.queryExecution().executedPlan())
     partitions = int(scan.inputPartitions().size())
     return time.perf_counter() - start, partitions
 
@@ -260,7 +237,7 @@ def files_read(spark: SparkSession, sql: str) -> tuple[list[Any], int]:
     df = spark.sql(sql)
     # sums rounded: engines add the same doubles in different orders
     rows = [[round(v, 6) if isinstance(v, float) else v for v in r] for r in df.collect()]
-    (scan,) = scan_nodes(df._jdf.queryExecution().executedPlan())
+    scan = only_scan_node(df._jdf.queryExecution().executedPlan())
     metrics = scan.metrics()
     return rows, int(metrics.apply("resultDataFiles").value())
 

@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, OUT, spark_conf, write_report
+from bench_session import DRIVER_MEMORY, OUT, only_scan_node, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -136,31 +136,13 @@ def scan_metrics(df: DataFrame) -> dict[str, int]:
         "BatchScanExec": (("resultDataFiles",), ("resultDataBytes", "totalDataFileSize")),
         "FileSourceScanExec": (("numFiles",), ("filesSize",)),
     }
-    found: list[dict[str, int]] = []
-
-    def walk(node: Any) -> None:
-        kind = node.getClass().getSimpleName()
-        if kind == "AdaptiveSparkPlanExec":
-            walk(node.executedPlan())
-            return
-        if kind.endswith("QueryStageExec"):
-            walk(node.plan())
-            return
-        if kind in names:
-            metrics = node.metrics()
-            out: dict[str, int] = {}
-            for label, keys in zip(("files", "bytes"), names[kind], strict=True):
-                key = next((k for k in keys if metrics.contains(k)), None)
-                out[label] = int(metrics.apply(key).value()) if key else -1
-            found.append(out)
-        children = node.children()
-        for i in range(children.size()):
-            walk(children.apply(i))
-
-    walk(df._jdf.queryExecution().executedPlan())
-    if len(found) != 1:
-        raise SystemExit(f"Expected one scan in the plan, found {len(found)}")
-    return found[0]
+    node = only_scan_node(df._jdf.queryExecution().executedPlan(), tuple(names))
+    metrics = node.metrics()
+    out: dict[str, int] = {}
+    for label, keys in zip(("files", "bytes"), names[node.getClass().getSimpleName()], strict=True):
+        key = next((k for k in keys if metrics.contains(k)), None)
+        out[label] = int(metrics.apply(key).value()) if key else -1
+    return out
 
 
 def run_query(spark: SparkSession, system: str, sql: str, workdir: Path, table: str) -> Any:
