@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from commit_race import RACE_PROPERTIES, live_data_files, run_append_race, version_numbers
+from warehouse_checks import check_row_level_dml, rows
 
 if TYPE_CHECKING:
     from hdfs_runtime import MiniHdfs
@@ -116,10 +117,6 @@ def _current_metadata(files: HdfsFiles, table: str) -> dict[str, Any]:
     return loaded
 
 
-def _rows(spark: SparkSession, sql: str) -> list[tuple[Any, ...]]:
-    return [tuple(r) for r in spark.sql(sql).collect()]
-
-
 def test_namespaces_tables_insert_select(
     spark: SparkSession, hdfs_catalog: str, files: HdfsFiles, hdfs: MiniHdfs
 ) -> None:
@@ -130,7 +127,7 @@ def test_namespaces_tables_insert_select(
     spark.sql(f"CREATE TABLE {hdfs_catalog}.basic.t (id BIGINT, name STRING) USING floe")
     spark.sql(f"INSERT INTO {hdfs_catalog}.basic.t VALUES (1, 'a'), (2, 'b')")
     spark.sql(f"INSERT INTO {hdfs_catalog}.basic.t VALUES (3, 'c')")
-    assert _rows(spark, f"SELECT * FROM {hdfs_catalog}.basic.t ORDER BY id") == [
+    assert rows(spark, f"SELECT * FROM {hdfs_catalog}.basic.t ORDER BY id") == [
         (1, "a"),
         (2, "b"),
         (3, "c"),
@@ -151,32 +148,7 @@ def test_namespaces_tables_insert_select(
 
 @pytest.mark.parametrize("mode", ["copy-on-write", "merge-on-read"])
 def test_row_level_dml(spark: SparkSession, hdfs_catalog: str, mode: str) -> None:
-    ns = "dml_" + mode.replace("-", "_")
-    table = f"{hdfs_catalog}.{ns}.t"
-    spark.sql(f"CREATE NAMESPACE {hdfs_catalog}.{ns}")
-    props = ", ".join(f"'write.{op}.mode'='{mode}'" for op in ("delete", "update", "merge"))
-    spark.sql(
-        f"CREATE TABLE {table} (id BIGINT, v STRING) USING floe "
-        f"TBLPROPERTIES ('format-version'='2', {props})"
-    )
-    spark.sql(f"INSERT INTO {table} VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')")
-    spark.sql(f"DELETE FROM {table} WHERE id = 2")
-    spark.sql(f"UPDATE {table} SET v = 'C' WHERE id = 3")
-    spark.createDataFrame([(4, "D"), (5, "e")], "id BIGINT, v STRING").createOrReplaceTempView(
-        "hdfs_src"
-    )
-    spark.sql(
-        f"MERGE INTO {table} t USING hdfs_src s ON t.id = s.id "
-        "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *"
-    )
-    assert _rows(spark, f"SELECT * FROM {table} ORDER BY id") == [
-        (1, "a"),
-        (3, "C"),
-        (4, "D"),
-        (5, "e"),
-    ]
-    deletes = spark.sql(f"SELECT count(*) FROM {table}.delete_files").collect()[0][0]
-    assert (deletes > 0) == (mode == "merge-on-read")
+    check_row_level_dml(spark, hdfs_catalog, mode)
 
 
 def test_procedures_and_analyze(
@@ -206,7 +178,7 @@ def test_procedures_and_analyze(
     ).collect()
     assert [r.orphan_file_location for r in removed] == [f"{hdfs.uri}{orphan}"]
     assert orphan not in _table_files(files, "procs.t")
-    assert _rows(spark, f"SELECT * FROM {table} ORDER BY id") == [(i, f"v{i}") for i in range(5)]
+    assert rows(spark, f"SELECT * FROM {table} ORDER BY id") == [(i, f"v{i}") for i in range(5)]
     spark.sql(f"ANALYZE TABLE {table} COMPUTE STATISTICS FOR ALL COLUMNS")
     stats = [f for f in _table_files(files, "procs.t", "metadata") if f.endswith(".stats")]
     assert stats, "ANALYZE wrote no statistics file"
@@ -232,7 +204,7 @@ def test_indexes(spark: SparkSession, hdfs_catalog: str, files: HdfsFiles) -> No
     assert [tuple(r) for r in index] == [(5, 5, None)]
     plan = spark.sql(f"EXPLAIN SELECT * FROM {table} WHERE user_id = 3").collect()[0][0]
     assert "by_user (pruned 3 of 4 covered files)" in plan, plan
-    assert _rows(spark, f"SELECT id FROM {table} WHERE user_id = 3") == [(3,)]
+    assert rows(spark, f"SELECT id FROM {table} WHERE user_id = 3") == [(3,)]
     segments = _table_files(files, "idx.t", "metadata/_floe_indexes")
     assert segments, "no index files on HDFS"
 
@@ -245,11 +217,11 @@ def test_rename_and_drop_purge(
     spark.sql(f"CREATE TABLE {hdfs_catalog}.ddl.t (id BIGINT) USING floe")
     spark.sql(f"INSERT INTO {hdfs_catalog}.ddl.t VALUES (1)")
     spark.sql(f"ALTER TABLE {hdfs_catalog}.ddl.t RENAME TO {hdfs_catalog}.ddl.u")
-    assert _rows(spark, f"SELECT * FROM {hdfs_catalog}.ddl.u") == [(1,)]
+    assert rows(spark, f"SELECT * FROM {hdfs_catalog}.ddl.u") == [(1,)]
     assert _table_files(files, "ddl.t") == []
     moved = version_numbers(_table_files(files, "ddl.u", "metadata"))
     spark.sql(f"INSERT INTO {hdfs_catalog}.ddl.u VALUES (2)")
-    assert _rows(spark, f"SELECT * FROM {hdfs_catalog}.ddl.u ORDER BY id") == [(1,), (2,)]
+    assert rows(spark, f"SELECT * FROM {hdfs_catalog}.ddl.u ORDER BY id") == [(1,), (2,)]
     assert version_numbers(_table_files(files, "ddl.u", "metadata")) == [*moved, moved[-1] + 1]
     spark.sql(f"DROP TABLE {hdfs_catalog}.ddl.u PURGE")
     assert _table_files(files, "ddl.u") == []

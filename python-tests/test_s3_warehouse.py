@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import S3_FIXTURE
+from warehouse_checks import check_row_level_dml, rows
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -122,10 +123,6 @@ def _live_data_files(moto: MotoS3, metadata: dict[str, Any]) -> list[str]:
     return live_data_files(lambda location: moto.get(BUCKET, _key(location)), metadata)
 
 
-def _rows(spark: SparkSession, sql: str) -> list[tuple[Any, ...]]:
-    return [tuple(r) for r in spark.sql(sql).collect()]
-
-
 def test_namespaces_tables_insert_select(
     spark: SparkSession, s3_catalog: str, moto_s3: MotoS3
 ) -> None:
@@ -136,7 +133,7 @@ def test_namespaces_tables_insert_select(
     spark.sql(f"CREATE TABLE {s3_catalog}.basic.t (id BIGINT, name STRING) USING floe")
     spark.sql(f"INSERT INTO {s3_catalog}.basic.t VALUES (1, 'a'), (2, 'b')")
     spark.sql(f"INSERT INTO {s3_catalog}.basic.t VALUES (3, 'c')")
-    assert _rows(spark, f"SELECT * FROM {s3_catalog}.basic.t ORDER BY id") == [
+    assert rows(spark, f"SELECT * FROM {s3_catalog}.basic.t ORDER BY id") == [
         (1, "a"),
         (2, "b"),
         (3, "c"),
@@ -153,32 +150,7 @@ def test_namespaces_tables_insert_select(
 
 @pytest.mark.parametrize("mode", ["copy-on-write", "merge-on-read"])
 def test_row_level_dml(spark: SparkSession, s3_catalog: str, mode: str) -> None:
-    ns = "dml_" + mode.replace("-", "_")
-    table = f"{s3_catalog}.{ns}.t"
-    spark.sql(f"CREATE NAMESPACE {s3_catalog}.{ns}")
-    props = ", ".join(f"'write.{op}.mode'='{mode}'" for op in ("delete", "update", "merge"))
-    spark.sql(
-        f"CREATE TABLE {table} (id BIGINT, v STRING) USING floe "
-        f"TBLPROPERTIES ('format-version'='2', {props})"
-    )
-    spark.sql(f"INSERT INTO {table} VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')")
-    spark.sql(f"DELETE FROM {table} WHERE id = 2")
-    spark.sql(f"UPDATE {table} SET v = 'C' WHERE id = 3")
-    spark.createDataFrame([(4, "D"), (5, "e")], "id BIGINT, v STRING").createOrReplaceTempView(
-        "src"
-    )
-    spark.sql(
-        f"MERGE INTO {table} t USING src s ON t.id = s.id "
-        "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *"
-    )
-    assert _rows(spark, f"SELECT * FROM {table} ORDER BY id") == [
-        (1, "a"),
-        (3, "C"),
-        (4, "D"),
-        (5, "e"),
-    ]
-    deletes = spark.sql(f"SELECT count(*) FROM {table}.delete_files").collect()[0][0]
-    assert (deletes > 0) == (mode == "merge-on-read")
+    check_row_level_dml(spark, s3_catalog, mode)
 
 
 def test_procedures_and_analyze(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -> None:
@@ -206,7 +178,7 @@ def test_procedures_and_analyze(spark: SparkSession, s3_catalog: str, moto_s3: M
     ).collect()
     assert [r.orphan_file_location for r in removed] == [f"s3a://{BUCKET}/{orphan}"]
     assert orphan not in _keys(moto_s3, "procs.t")
-    assert _rows(spark, f"SELECT * FROM {table} ORDER BY id") == [(i, f"v{i}") for i in range(5)]
+    assert rows(spark, f"SELECT * FROM {table} ORDER BY id") == [(i, f"v{i}") for i in range(5)]
     spark.sql(f"ANALYZE TABLE {table} COMPUTE STATISTICS FOR ALL COLUMNS")
     stats = [k for k in _keys(moto_s3, "procs.t", "metadata/") if k.endswith(".stats")]
     assert stats, "ANALYZE wrote no statistics file"
@@ -220,7 +192,7 @@ def test_rename_refused_and_drop_purge(
     spark.sql(f"INSERT INTO {s3_catalog}.ddl.t VALUES (1)")
     with pytest.raises(Exception, match=r"object store.*CREATE TABLE"):
         spark.sql(f"ALTER TABLE {s3_catalog}.ddl.t RENAME TO {s3_catalog}.ddl.u")
-    assert _rows(spark, f"SELECT * FROM {s3_catalog}.ddl.t") == [(1,)]
+    assert rows(spark, f"SELECT * FROM {s3_catalog}.ddl.t") == [(1,)]
     assert not _keys(moto_s3, "ddl.u")
     spark.sql(f"DROP TABLE {s3_catalog}.ddl.t PURGE")
     assert _keys(moto_s3, "ddl.t") == []
@@ -236,7 +208,7 @@ def test_store_without_conditional_writes(spark: SparkSession, s3_catalog: str) 
     spark.sql("CREATE NAMESPACE floe_s3_unsafe.ns")
     spark.sql("CREATE TABLE floe_s3_unsafe.ns.t (id BIGINT) USING floe")
     spark.sql("INSERT INTO floe_s3_unsafe.ns.t VALUES (7)")
-    assert _rows(spark, "SELECT * FROM floe_s3_unsafe.ns.t") == [(7,)]
+    assert rows(spark, "SELECT * FROM floe_s3_unsafe.ns.t") == [(7,)]
 
 
 def test_request_counts(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -> None:
@@ -428,7 +400,7 @@ def test_indexes(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -> None:
         f"INSERT INTO {table} SELECT /*+ COALESCE(1) */ * FROM VALUES (1000L, 0), (1001L, 38)"
     )
     coverage = f"SELECT name, covered_files, live_files, segments, problem FROM {table}.indexes"
-    assert sorted(_rows(spark, coverage)) == [("by_k", 4, 4, 2, None), ("gone", 4, 4, 2, None)]
+    assert sorted(rows(spark, coverage)) == [("by_k", 4, 4, 2, None), ("gone", 4, 4, 2, None)]
     assert lookup("k = 13") == ([13, 52, 91], 3)
     assert lookup("k = 2") == ([2, 41, 80, 119], 3)
     assert lookup("k = 38") == ([38, 77, 116, 1001], 0)  # bounds skip files 0 and 1
@@ -453,7 +425,7 @@ def test_indexes(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -> None:
     # (S3A writes an empty marker "gone/" when it deletes the last file under that prefix)
     left = [k for k in _index_keys(moto_s3, "idx.t") if not k.endswith("/")]
     assert sorted(left) == sorted(live)
-    assert _rows(spark, coverage) == [("by_k", 4, 4, 1, None)]
+    assert rows(spark, coverage) == [("by_k", 4, 4, 1, None)]
     assert lookup("k = 13") == ([13, 52, 91], 3)
     time.sleep(1.5)
     spark.sql(
