@@ -160,8 +160,18 @@ public final class FloeParquetWriter implements Closeable {
     URI uri = path.toUri();
     if ("file".equalsIgnoreCase(uri.getScheme())) {
       java.nio.file.Path local = Paths.get(uri.getPath());
-      if (local.getParent() != null) {
-        Files.createDirectories(local.getParent());
+      java.nio.file.Path folder = local.getParent();
+      if (folder != null) {
+        try {
+          Files.createDirectories(folder);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+          // createDirectories saw the folder, then found no folder there: it was deleted meanwhile
+          if (!Files.exists(folder)) {
+            throw (java.nio.file.NoSuchFileException) new java.nio.file.NoSuchFileException(folder.toString())
+                .initCause(e);
+          }
+          throw e;
+        }
       }
       return new LocalOutputFile(local);
     }
