@@ -38,7 +38,11 @@ final class EntryOrder {
 
   /** Positions of {@code values} in signed order, stable: one counting pass per byte that varies. */
   static int[] byRadix(long[] values) {
-    int n = values.length;
+    return byRadix(values, values.length);
+  }
+
+  /** Positions of the first {@code n} of {@code values} in signed order, stable. */
+  static int[] byRadix(long[] values, int n) {
     long[] keys = new long[n];
     int[] order = new int[n];
     for (int i = 0; i < n; i++) {

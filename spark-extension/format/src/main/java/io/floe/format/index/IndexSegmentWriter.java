@@ -8,6 +8,7 @@ import io.floe.format.puffin.PuffinCompressionCodec;
 import io.floe.format.puffin.PuffinWriter;
 import io.floe.format.types.Type;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +37,15 @@ public final class IndexSegmentWriter {
   private final long sequenceNumber;
   private final Map<String, Integer> ordinals = new LinkedHashMap<>();
   private final RoaringBitmap nullFiles = new RoaringBitmap();
+  /** Keys of integral key types (int, bigint, date, time, timestamp) are kept as longs, others boxed. */
+  private final boolean integral;
+  private final boolean intKeys;
   private final List<Object> keys = new ArrayList<>();
+  private long[] longKeys;
+  private int size;
   private int[] entryFiles = new int[1024];
+  /** The first key added through {@link #addEntry} that does not fit the key type ({@link #write} rejects it). */
+  private Object invalidKey;
 
   private IndexSegmentWriter(Builder b) {
     this.type = b.type;
@@ -46,6 +54,10 @@ public final class IndexSegmentWriter {
     this.pageSizeBytes = b.pageSizeBytes;
     this.snapshotId = b.snapshotId;
     this.sequenceNumber = b.sequenceNumber;
+    Type.TypeID id = keyType.typeId();
+    this.intKeys = id == Type.TypeID.INTEGER || id == Type.TypeID.DATE;
+    this.integral = intKeys || id == Type.TypeID.LONG || id == Type.TypeID.TIME || id == Type.TypeID.TIMESTAMP;
+    this.longKeys = new long[integral ? 1024 : 0];
   }
 
   public static Builder builder(IndexType type, int fieldId, Type keyType) {
@@ -64,6 +76,29 @@ public final class IndexSegmentWriter {
     return this;
   }
 
+  /**
+   * Covers the file at {@code path} with its values of an integral key column (int, bigint, date,
+   * timestamp), given as longs (int and date keys as their int value), in any order; duplicates are
+   * ignored. The same as {@link #add} with the boxed values, without boxing them.
+   */
+  public IndexSegmentWriter addIntegral(String path, long[] values, boolean containsNull) {
+    if (!integral) {
+      throw new IllegalArgumentException("Index key type " + keyType + " is not integral: add its values with add()");
+    }
+    int ordinal = cover(path);
+    for (long value : values) {
+      if (intKeys && (int) value != value) {
+        throw new IllegalArgumentException("Invalid value for an index key of type " + keyType + ": " + value
+            + " (out of the int range)");
+      }
+      appendLong(value, ordinal);
+    }
+    if (containsNull) {
+      nullFiles.add(ordinal);
+    }
+    return this;
+  }
+
   /** Covers {@code path}, returning its ordinal. */
   int cover(String path) {
     return ordinals.computeIfAbsent(Objects.requireNonNull(path, "Data file path is null"), p -> ordinals.size());
@@ -74,11 +109,30 @@ public final class IndexSegmentWriter {
   }
 
   void addEntry(Object value, int ordinal) {
-    if (keys.size() == entryFiles.length) {
-      entryFiles = java.util.Arrays.copyOf(entryFiles, entryFiles.length * 2);
+    if (integral) {
+      if (intKeys ? value instanceof Integer : value instanceof Long) {
+        appendLong(((Number) value).longValue(), ordinal);
+      } else if (invalidKey == null) {
+        invalidKey = Objects.requireNonNull(value, "Index key is null");
+      }
+      return;
     }
-    entryFiles[keys.size()] = ordinal;
+    if (size == entryFiles.length) {
+      entryFiles = Arrays.copyOf(entryFiles, entryFiles.length * 2);
+    }
+    entryFiles[size++] = ordinal;
     keys.add(value);
+  }
+
+  private void appendLong(long value, int ordinal) {
+    if (size == entryFiles.length) {
+      entryFiles = Arrays.copyOf(entryFiles, entryFiles.length * 2);
+    }
+    if (size == longKeys.length) {
+      longKeys = Arrays.copyOf(longKeys, longKeys.length * 2);
+    }
+    entryFiles[size] = ordinal;
+    longKeys[size++] = value;
   }
 
   /** Writes the segment to {@code out} and returns its index list entry. */
@@ -88,23 +142,25 @@ public final class IndexSegmentWriter {
     BlobBytes.Out pagesBlob = new BlobBytes.Out();
     BlobBytes.Out page = new BlobBytes.Out();
     RoaringBitmap valueFiles = new RoaringBitmap();
-    valueFiles.addN(entryFiles, 0, keys.size());
+    valueFiles.addN(entryFiles, 0, size);
     int pageEntries = 0;
     long entryCount = 0;
     Object firstKey = null;
-    Object lastKey = null;
+    int lastPosition = -1;
+    RoaringBitmap files = new RoaringBitmap();
     for (int i = 0; i < order.length;) {
-      Object key = keys.get(order[i]);
-      RoaringBitmap files = new RoaringBitmap();
-      for (; i < order.length && IndexKeys.ORDER.compare(keys.get(order[i]), key) == 0; i++) {
+      int position = order[i];
+      files.clear();
+      for (; i < order.length && sameKey(order[i], position); i++) {
         files.add(entryFiles[order[i]]);
       }
-      IndexPage.appendEntry(type, IndexKeys.toBytes(keyType, key), files, page);
-      firstKey = pageEntries == 0 ? key : firstKey;
-      lastKey = key;
+      IndexPage.appendEntry(type, keyBytes(position), files, page);
+      firstKey = pageEntries == 0 ? key(position) : firstKey;
+      lastPosition = position;
       pageEntries++;
       entryCount++;
       if (page.size() >= pageSizeBytes || i == order.length) {
+        Object lastKey = key(lastPosition);
         byte[] body = IndexPage.body(pageEntries, page);
         byte[] stored = IndexPage.compress(body);
         pages.add(new IndexDirectory.PageRef(pagesBlob.size(), stored.length, body.length, pageEntries, firstKey,
@@ -134,10 +190,39 @@ public final class IndexSegmentWriter {
 
   /** Entry positions sorted by key, after checking each key fits the key type. */
   private int[] sortedEntries() {
+    if (invalidKey != null) {
+      checkKey(invalidKey);
+    }
     for (Object key : keys) {
       checkKey(key);
     }
-    return EntryOrder.of(keys);
+    return integral ? EntryOrder.byRadix(longKeys, size) : EntryOrder.of(keys);
+  }
+
+  private boolean sameKey(int a, int b) {
+    return integral ? longKeys[a] == longKeys[b] : IndexKeys.ORDER.compare(keys.get(a), keys.get(b)) == 0;
+  }
+
+  /** The key of entry {@code position} in Floe's Java value representation. */
+  private Object key(int position) {
+    if (!integral) {
+      return keys.get(position);
+    }
+    long key = longKeys[position];
+    return intKeys ? (Object) (int) key : (Object) key;
+  }
+
+  /** The stored bytes of the key of entry {@code position} (for integral keys: little-endian, as Conversions). */
+  private byte[] keyBytes(int position) {
+    if (!integral) {
+      return IndexKeys.toBytes(keyType, keys.get(position));
+    }
+    long key = longKeys[position];
+    byte[] bytes = new byte[intKeys ? Integer.BYTES : Long.BYTES];
+    for (int b = 0; b < bytes.length; b++) {
+      bytes[b] = (byte) (key >>> (Byte.SIZE * b));
+    }
+    return bytes;
   }
 
   private void checkKey(Object key) {

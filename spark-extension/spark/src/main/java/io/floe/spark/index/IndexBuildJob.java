@@ -10,25 +10,19 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.types.Type;
 import io.floe.spark.util.FileSetRegistry;
-import io.floe.spark.util.SparkValues;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 
 /**
  * Builds index segments for data files with a distributed Spark job: every file is read as written
  * (its deletes are not applied, since an index entry is a fact about the file, docs/indexes.md),
- * one task per file through the rewrite read path ({@link FileSetRegistry}), and the job gathers per
- * file the distinct values of the index column and whether it holds a null. Files are indexed in
+ * one task per file through the rewrite read path ({@link FileSetRegistry}), and each task gathers
+ * its file's distinct values of the index column and whether it holds a null ({@link GatheredValues}). Files are indexed in
  * groups of {@link #FILES_PER_SEGMENT}, one segment per group, so that a segment stays small enough
  * to build in the driver's memory.
  */
@@ -66,23 +60,18 @@ final class IndexBuildJob {
     for (FileScanTask task : group) {
       raw.add(new FileScanTask(task.file(), List.of(), task.spec(), task.dataSequenceNumber()));
     }
-    Map<Integer, FileValues> byTask = new HashMap<>();
+    GatheredValues[] byTask = new GatheredValues[raw.size()];
     String id = FileSetRegistry.register(target.tableName(), raw);
     try {
-      Dataset<Row> values = spark.read().option(FileSetRegistry.OPTION, id).table(target.quotedName())
-          .select(functions.spark_partition_id().as("task"), functions.expr(columnSql).as("v"))
-          .groupBy("task")
-          .agg(functions.collect_set("v").as("vals"), functions.max(functions.col("v").isNull()).as("nulls"));
-      DataType elementType = ((ArrayType) values.schema().apply("vals").dataType()).elementType();
-      for (InternalRow row : values.queryExecution().executedPlan().executeCollect()) {
-        int task = row.getInt(0);
-        ArrayData array = row.getArray(1);
-        List<Object> distinct = new ArrayList<>(array.numElements());
-        for (int i = 0; i < array.numElements(); i++) {
-          distinct.add(SparkValues.toJava(elementType, array.get(i, elementType)));
-        }
-        FileValues file = FileValues.of(raw.get(task).file().path(), distinct);
-        byTask.put(task, !row.isNullAt(2) && row.getBoolean(2) ? file.withNulls() : file);
+      // one Spark task per file; each gathers its file's distinct values (sorted, unboxed for
+      // integral columns) and null flag itself, so the build needs no shuffle
+      Dataset<Row> column = spark.read().option(FileSetRegistry.OPTION, id).table(target.quotedName())
+          .select(functions.expr(columnSql).as("v"));
+      DataType type = column.schema().apply("v").dataType();
+      List<GatheredValues> gathered = column.queryExecution().toRdd().toJavaRDD()
+          .mapPartitionsWithIndex(new GatheredValues.Gather(type), false).collect();
+      for (GatheredValues file : gathered) {
+        byTask[file.task()] = file;
       }
     } finally {
       FileSetRegistry.remove(id);
@@ -90,8 +79,12 @@ final class IndexBuildJob {
     IndexSegmentWriter writer = IndexSegmentWriter.builder(index.type(), index.sourceFieldId(), keyType)
         .snapshot(snapshot.snapshotId(), snapshot.sequenceNumber()).build();
     for (int i = 0; i < raw.size(); i++) {
-      // a file that yielded no row holds no value: it is covered with none
-      writer.add(byTask.getOrDefault(i, FileValues.of(raw.get(i).file().path(), List.of())));
+      String path = raw.get(i).file().path();
+      if (byTask[i] == null) {
+        writer.add(FileValues.of(path, List.of())); // a file that yielded no task holds no value: covered with none
+      } else {
+        byTask[i].addTo(writer, path);
+      }
     }
     return writer.write(target.io().newOutputFile(IndexLocations.newSegment(target.metadataFolder(), index.name())));
   }

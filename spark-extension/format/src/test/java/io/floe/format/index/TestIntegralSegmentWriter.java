@@ -1,0 +1,133 @@
+package io.floe.format.index;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.floe.format.expr.Binder;
+import io.floe.format.expr.Expression;
+import io.floe.format.expr.Expressions;
+import io.floe.format.types.Type;
+import io.floe.format.types.Types;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * {@link IndexSegmentWriter#addIntegral}: the unboxed way an index build adds integral keys writes
+ * the very segment {@link IndexSegmentWriter#add} writes for the boxed values, and lookups find it.
+ */
+public class TestIntegralSegmentWriter {
+  @Rule
+  public TemporaryFolder temp = new TemporaryFolder();
+
+  private static String path(int f) {
+    return "file:/t/data/f" + f + ".parquet";
+  }
+
+  /** Per file: unsorted values with duplicates, negatives and the type's extremes; file 0 holds a null. */
+  private static long[][] fileValues(boolean ints, int files, Random rnd) {
+    long[][] out = new long[files][];
+    for (int f = 0; f < files; f++) {
+      long[] values = new long[50];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = ints ? rnd.nextInt(400) - 200 : rnd.nextLong() >> rnd.nextInt(64);
+      }
+      values[0] = ints ? Integer.MIN_VALUE : Long.MIN_VALUE;
+      values[1] = ints ? Integer.MAX_VALUE : Long.MAX_VALUE;
+      values[2] = values[3]; // a duplicate within the file
+      out[f] = values;
+    }
+    return out;
+  }
+
+  private byte[] write(IndexType type, Type keyType, long[][] files, boolean unboxed, String name) throws Exception {
+    boolean ints = keyType.typeId() == Type.TypeID.INTEGER || keyType.typeId() == Type.TypeID.DATE;
+    IndexSegmentWriter writer = IndexSegmentWriter.builder(type, 2, keyType).pageSizeBytes(256).snapshot(1, 1).build();
+    for (int f = 0; f < files.length; f++) {
+      if (unboxed) {
+        writer.addIntegral(path(f), files[f], f == 0);
+      } else {
+        List<Object> boxed = new ArrayList<>();
+        for (long v : files[f]) {
+          boxed.add(ints ? (Object) (int) v : (Object) v);
+        }
+        FileValues values = FileValues.of(path(f), boxed);
+        writer.add(f == 0 ? values.withNulls() : values);
+      }
+    }
+    String location = IndexFixtures.location(temp.getRoot(), name);
+    writer.write(IndexFixtures.IO.newOutputFile(location));
+    return Files.readAllBytes(Path.of(java.net.URI.create(location)));
+  }
+
+  @Test
+  public void unboxedIntegralKeysWriteTheSameSegmentAsBoxedOnes() throws Exception {
+    Random rnd = new Random(7);
+    int n = 0;
+    for (Type keyType : List.of(Types.LongType.get(), Types.IntegerType.get(), Types.DateType.get(),
+        Types.TimestampType.withZone(), Types.TimestampType.withoutZone())) {
+      for (IndexType type : IndexType.values()) {
+        boolean ints = keyType.typeId() == Type.TypeID.INTEGER || keyType.typeId() == Type.TypeID.DATE;
+        long[][] files = fileValues(ints, 20, rnd);
+        byte[] boxed = write(type, keyType, files, false, "boxed" + n + ".puffin");
+        byte[] unboxed = write(type, keyType, files, true, "unboxed" + n + ".puffin");
+        n++;
+        assertArrayEquals(keyType + " " + type, boxed, unboxed);
+      }
+    }
+  }
+
+  @Test
+  public void lookupsFindUnboxedKeysInSignedOrder() {
+    IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 2, Types.LongType.get())
+        .pageSizeBytes(64).snapshot(1, 1).build();
+    writer.addIntegral(path(0), new long[] {5, -3, Long.MIN_VALUE, 5}, false);
+    writer.addIntegral(path(1), new long[] {-3, 1L << 40}, true);
+    writer.addIntegral(path(2), new long[] {}, false);
+    IndexSegment segment = writer.write(IndexFixtures.IO.newOutputFile(
+        IndexFixtures.location(temp.getRoot(), "l.puffin")));
+    assertEquals(4, segment.entryCount());
+    TableIndex index = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(segment).build();
+    IndexSegmentReader reader = IndexSegmentReader.open("db.t", index, segment, Types.LongType.get(),
+        IndexFixtures.IO.newInputFile(segment.path()));
+    assertEquals(List.of(path(0), path(1)), paths(reader, Expressions.equal("l", -3L)));
+    assertEquals(List.of(path(0)), paths(reader, Expressions.equal("l", 5L)));
+    assertEquals(List.of(), paths(reader, Expressions.equal("l", 4L)));
+    assertEquals(List.of(path(0)), paths(reader, Expressions.lessThan("l", -3L)));
+    assertEquals(List.of(path(1)), paths(reader, Expressions.greaterThan("l", 5L)));
+    assertEquals(List.of(path(1)), paths(reader, Expressions.isNull("l")));
+    assertEquals(List.of(path(0), path(1), path(2)), reader.coveredFiles().paths());
+  }
+
+  private static List<String> paths(IndexSegmentReader reader, Expression filter) {
+    return reader.lookup(Binder.bind(IndexFixtures.SCHEMA.asStruct(), filter)).paths();
+  }
+
+  @Test
+  public void addIntegralRefusesOtherKeyTypesAndIntOverflow() {
+    IndexSegmentWriter strings = IndexSegmentWriter.builder(IndexType.BTREE, 3, Types.StringType.get()).build();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> strings.addIntegral(path(0), new long[] {1}, false));
+    assertTrue(e.getMessage(), e.getMessage().contains("not integral"));
+    IndexSegmentWriter ints = IndexSegmentWriter.builder(IndexType.BTREE, 1, Types.IntegerType.get()).build();
+    e = assertThrows(IllegalArgumentException.class,
+        () -> ints.addIntegral(path(0), new long[] {1L << 31}, false));
+    assertTrue(e.getMessage(), e.getMessage().contains("out of the int range"));
+  }
+
+  @Test
+  public void boxedKeyOfTheWrongClassIsStillRefusedAtWrite() {
+    IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 1, Types.IntegerType.get()).build();
+    writer.add(FileValues.of(path(0), List.of(1, 2L)));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> writer.write(
+        IndexFixtures.IO.newOutputFile(IndexFixtures.location(temp.getRoot(), "bad.puffin"))));
+    assertTrue(e.getMessage(), e.getMessage().startsWith("Invalid value for an index key of type int: 2 "));
+  }
+}
