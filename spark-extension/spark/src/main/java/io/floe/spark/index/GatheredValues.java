@@ -1,5 +1,6 @@
 package io.floe.spark.index;
 
+import io.floe.format.index.FileValues;
 import io.floe.format.index.IndexSegmentWriter;
 import io.floe.spark.util.SparkValues;
 import java.io.Serializable;
@@ -39,7 +40,7 @@ record GatheredValues(int task, long[] integral, Object[] values, boolean contai
     for (Object value : values) {
       distinct.add(value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value);
     }
-    io.floe.format.index.FileValues file = io.floe.format.index.FileValues.of(path, distinct);
+    FileValues file = FileValues.of(path, distinct);
     writer.add(containsNull ? file.withNulls() : file);
   }
 
