@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iceberg_runtime import cache_dir, ivy_retrieve
-from s3_runtime import HADOOP_VERSION
+from s3_runtime import HADOOP_VERSION, stop_child
 
 ARTIFACT = "hadoop-client-minicluster"
 #: pyspark's jars the cluster's JVM needs besides the minicluster jar (Hadoop's shaded client and
@@ -121,13 +121,7 @@ class MiniHdfs:
         self.uri = f"hdfs://127.0.0.1:{port}"
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.kill(self.process.pid, 15)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.kill(self.process.pid, 9)
-                self.process.wait(timeout=20)
+        stop_child(self.process)
 
 
 if __name__ == "__main__":
