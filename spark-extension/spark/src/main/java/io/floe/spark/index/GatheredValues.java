@@ -4,7 +4,6 @@ import io.floe.format.index.FileValues;
 import io.floe.format.index.IndexSegmentWriter;
 import io.floe.spark.util.SparkValues;
 import java.io.Serializable;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.IntegerType;
@@ -38,7 +36,7 @@ record GatheredValues(int task, long[] integral, Object[] values, boolean contai
     }
     List<Object> distinct = new ArrayList<>(values.length);
     for (Object value : values) {
-      distinct.add(value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value);
+      distinct.add(SparkValues.fromSerializable(value));
     }
     FileValues file = FileValues.of(path, distinct);
     writer.add(containsNull ? file.withNulls() : file);
@@ -110,15 +108,9 @@ record GatheredValues(int task, long[] integral, Object[] values, boolean contai
       Object[] values = new Object[distinct.size()];
       int i = 0;
       for (Object value : distinct) {
-        values[i++] = type instanceof BinaryType ? bytes((ByteBuffer) value) : value;
+        values[i++] = SparkValues.toSerializable(value);
       }
       return new GatheredValues(task, null, values, nulls);
-    }
-
-    private static byte[] bytes(ByteBuffer buffer) {
-      byte[] bytes = new byte[buffer.remaining()];
-      buffer.duplicate().get(bytes);
-      return bytes;
     }
   }
 }

@@ -83,4 +83,22 @@ public final class SparkValues {
         throw new IllegalArgumentException("Unsupported type for value conversion: " + type);
     }
   }
+
+  /**
+   * A Floe Java value made fit to travel from executors to the driver: a binary value (ByteBuffer,
+   * which does not serialize) as a copy of its bytes; other values as they are.
+   */
+  public static Object toSerializable(Object value) {
+    if (value instanceof ByteBuffer buffer) {
+      byte[] bytes = new byte[buffer.remaining()];
+      buffer.duplicate().get(bytes);
+      return bytes;
+    }
+    return value;
+  }
+
+  /** The Floe Java value of what {@link #toSerializable} returned. */
+  public static Object fromSerializable(Object value) {
+    return value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value;
+  }
 }

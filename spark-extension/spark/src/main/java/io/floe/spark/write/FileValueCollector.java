@@ -2,7 +2,6 @@ package io.floe.spark.write;
 
 import io.floe.spark.util.SparkValues;
 import java.io.Serializable;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,7 +24,7 @@ final class FileValueCollector {
     /** The values in Floe's Java representation (binary as ByteBuffer). */
     List<Object> javaValues() {
       List<Object> out = new ArrayList<>(values.size());
-      values.forEach(v -> out.add(v instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : v));
+      values.forEach(v -> out.add(SparkValues.fromSerializable(v)));
       return out;
     }
   }
@@ -55,18 +54,12 @@ final class FileValueCollector {
     }
   }
 
-  private static byte[] bytes(ByteBuffer buffer) {
-    byte[] out = new byte[buffer.remaining()];
-    buffer.duplicate().get(out);
-    return out;
-  }
-
   /** Per field id the file's values; a column given up is absent. */
   Map<Integer, Gathered> gathered() {
     Map<Integer, Gathered> out = new HashMap<>();
     values.forEach((id, distinct) -> {
       ArrayList<Object> travelling = new ArrayList<>(distinct.size());
-      distinct.forEach(v -> travelling.add(v instanceof ByteBuffer buffer ? bytes(buffer) : v));
+      distinct.forEach(v -> travelling.add(SparkValues.toSerializable(v)));
       out.put(id, new Gathered(travelling, nulls.contains(id)));
     });
     return out;
