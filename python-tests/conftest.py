@@ -25,6 +25,28 @@ JVM_OPTIONS = "-Duser.timezone=UTC -Duser.language=en -Duser.country=US -Dfloe.t
 _names = itertools.count()
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--soak",
+        action="store_true",
+        default=False,
+        help="also run the reliability soak (R7, about 5 minutes; not part of CI)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "soak: the reliability soak (R7); runs only with --soak")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--soak"):
+        return
+    skip = pytest.mark.skip(reason="the soak runs only with pytest --soak (not part of CI)")
+    for item in items:
+        if "soak" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The local warehouse directory of the ``floe`` catalog (and of the ``iceberg`` catalog)."""
