@@ -32,6 +32,10 @@ import java.util.regex.Pattern;
 public final class FileSystemTableOperations implements TableOperations {
   private static final Pattern VERSION_FILE = Pattern.compile("v(\\d+)\\.metadata\\.json");
   private static final String HINT = "version-hint.text";
+  private static final String UUID_TEXT = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+  /** The temporary files a commit writes in {@code metadata/}: the new version and the new hint. */
+  private static final Pattern TEMPORARY_FILE = Pattern.compile(
+      "\\.floe-" + UUID_TEXT + "(\\.metadata\\.json|-version-hint)\\.tmp");
 
   private final FileIO io;
   private final String root;
@@ -57,6 +61,14 @@ public final class FileSystemTableOperations implements TableOperations {
       out = out.substring(0, out.length() - 1);
     }
     return out;
+  }
+
+  /**
+   * True for the name of a temporary file a commit writes in {@code metadata/} (a new version, a new
+   * hint) and removes once published or abandoned; one left by a writer that died is an orphan.
+   */
+  public static boolean isTemporaryFileName(String fileName) {
+    return TEMPORARY_FILE.matcher(fileName).matches();
   }
 
   @Override
@@ -243,14 +255,24 @@ public final class FileSystemTableOperations implements TableOperations {
             + " was published by another writer", e);
       }
       return landed;
-    } catch (IOException e) {
-      TableMetadata landed = resolveAmbiguousPublish(commitId, target, null, e);
+    } catch (IOException | RuntimeException e) {
+      IOException cause = asIOException(e);
+      TableMetadata landed = resolveAmbiguousPublish(commitId, target, null, cause);
       if (landed == null) {
         throw new CommitStateUnknownException("Cannot tell whether the commit to table " + name + " landed at "
-            + target + ": the conditional write failed and may still complete", e);
+            + target + ": the conditional write failed and may still complete", cause);
       }
       return landed;
     }
+  }
+
+  /**
+   * A publish error as an IOException: a store client may throw an unchecked exception (an SDK's
+   * client exception) after the write landed, which must be resolved like any other error, never
+   * passed up as a plain failure (the caller would then delete the files of a committed snapshot).
+   */
+  private static IOException asIOException(Exception e) {
+    return e instanceof IOException io ? io : new IOException(e.toString(), e);
   }
 
   /** Publishes the new version by writing a temporary file and {@link FileIO#publishIfAbsent}. */
@@ -263,13 +285,19 @@ public final class FileSystemTableOperations implements TableOperations {
       io.publishIfAbsent(temp, target);
       committed = toWrite.withMetadataFileLocation(target);
     } catch (FileAlreadyExistsException e) {
-      deleteQuietly(temp);
-      throw new CommitFailedException("Cannot commit to table " + name + ": version " + nextVersion
-          + " was published by another writer", e);
-    } catch (IOException e) {
+      // another writer's version, or this commit's own when the store retried a rename whose answer
+      // was lost (HDFS): read it back, as a retry on top of our own version would apply it twice
       committed = resolveAmbiguousPublish(commitId, target, temp, e);
       if (committed == null) {
-        committed = fenceFailedPublish(commitId, target, temp, e);
+        deleteQuietly(temp);
+        throw new CommitFailedException("Cannot commit to table " + name + ": version " + nextVersion
+            + " was published by another writer", e);
+      }
+    } catch (IOException | RuntimeException e) {
+      IOException cause = asIOException(e);
+      committed = resolveAmbiguousPublish(commitId, target, temp, cause);
+      if (committed == null) {
+        committed = fenceFailedPublish(commitId, target, temp, cause);
       }
     }
     deleteQuietly(temp);
@@ -313,7 +341,8 @@ public final class FileSystemTableOperations implements TableOperations {
       if (!versionExists(target)) {
         return null;
       }
-      landed = TableMetadataParser.read(io, target);
+      // through the cache: after a lost race, the refresh before the retry reuses this parse
+      landed = cache.read(io, root, target);
     } catch (IOException | RuntimeException readBack) {
       if (readBack instanceof CommitFailedException) {
         throw (CommitFailedException) readBack;
