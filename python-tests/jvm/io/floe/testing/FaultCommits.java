@@ -84,7 +84,9 @@ public final class FaultCommits {
       long after = clean.refresh().currentSnapshot().snapshotId();
       boolean ours = producer != null && after == producer.snapshotId();
       if (outcome.equals("acked") && !ours) {
-        violations.add("attempt " + i + ": the commit returned but the table is at " + after);
+        violations.add("attempt " + i + ": the commit of snapshot " + producer.snapshotId() + " returned but the "
+            + "table is at " + after + " (version " + clean.currentVersion() + ", the writer's " + ops.currentVersion()
+            + "; in history: " + (clean.current().snapshot(producer.snapshotId()) != null) + ")");
       } else if (outcome.equals("failed") && after != before) {
         violations.add("attempt " + i + ": the commit failed but the table moved from " + before + " to " + after
             + (ours ? " (its own snapshot landed)" : ""));

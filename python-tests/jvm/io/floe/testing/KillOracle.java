@@ -22,7 +22,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks R3's table after the kill rounds: {@code KillOracle DIR LOG...} reads every writer's
+ * R3's kill rounds: {@code KillOracle create DIR} creates db.t for racing writers (generous commit
+ * retries); {@code KillOracle check DIR LOG...} checks the table after the rounds. It reads every writer's
  * {@code ACK} lines; every acknowledged snapshot is in the history and its data file live exactly
  * once; every other snapshot is a landed-unacknowledged commit, at most one per killed writer;
  * then the {@link TableInvariants} (the next commit succeeds, orphan removal cleans the leftovers).
@@ -32,10 +33,17 @@ public final class KillOracle {
   private KillOracle() {}
 
   public static void main(String[] args) throws Exception {
-    String warehouse = CrashMatrix.uri(Paths.get(args[0]));
+    Files.createDirectories(Paths.get(args[1]));
+    String warehouse = CrashMatrix.uri(Paths.get(args[1]));
+    if (args[0].equals("create")) {
+      ReliabilityTables.create(ReliabilityTables.catalog(new LocalFileIO(), warehouse), Map.of(
+          "commit.retry.num-retries", "200", "commit.retry.min-wait-ms", "2", "commit.retry.max-wait-ms", "40",
+          "write.metadata.previous-versions-max", "10"));
+      return;
+    }
     Set<Long> acked = new HashSet<>();
     Set<String> ackedFiles = new HashSet<>();
-    for (int i = 1; i < args.length; i++) {
+    for (int i = 2; i < args.length; i++) {
       for (String line : Files.readAllLines(Path.of(args[i]), StandardCharsets.UTF_8)) {
         String[] parts = line.split(" ");
         if (parts.length == 3 && parts[0].equals("ACK")) {

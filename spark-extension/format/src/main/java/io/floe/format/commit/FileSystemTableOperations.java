@@ -205,18 +205,24 @@ public final class FileSystemTableOperations implements TableOperations {
     TableMetadata committed = conditional
         ? createVersion(commitId, target, toWrite, json)
         : publishVersion(commitId, nextVersion, target, toWrite, json);
-    writeHint(nextVersion, conditional);
+    boolean hinted = writeHint(nextVersion, conditional);
     cache.put(root, json, committed);
     current = committed;
     currentVersion = nextVersion;
-    deleteRemovedMetadataFiles(latest, current);
+    if (hinted) {
+      deleteRemovedMetadataFiles(latest, current);
+    }
   }
 
   /**
    * With {@code write.metadata.delete-after-commit.enabled}, deletes the metadata files that were in
    * the base's metadata-log (or were the base itself) and dropped out of the committed one, which
    * keeps {@code write.metadata.previous-versions-max} entries. Runs only after a commit known to
-   * have landed; only files inside this table's metadata folder are deleted, best effort.
+   * have landed and whose hint was written; only files inside this table's metadata folder are
+   * deleted, best effort. Never with a stale hint: readers probe forward from the hinted version and
+   * stop at the first missing one, so a hint naming an old version that survived (its delete failed)
+   * next to a deleted successor would load that old version, and a writer would commit on top of it
+   * (losing every commit after it; found by the R3 fault run, docs/reliability.md).
    */
   private void deleteRemovedMetadataFiles(TableMetadata base, TableMetadata committed) {
     if (base == null || !committed.propertyAsBoolean(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED,
@@ -372,19 +378,20 @@ public final class FileSystemTableOperations implements TableOperations {
   }
 
   /**
-   * Best effort: a stale hint only costs readers a probe. Java's checksum sidecar is removed with it.
+   * Best effort: a stale hint only costs readers a probe (old versions are then kept, see
+   * {@link #deleteRemovedMetadataFiles}); true when the hint now names {@code version}. Java's checksum sidecar is removed with it.
    * On an object store ({@code direct}) the hint is overwritten in one request: a whole-object write
    * there is seen whole or not at all, and a rename would be a copy plus a delete.
    */
-  private void writeHint(int version, boolean direct) {
+  private boolean writeHint(int version, boolean direct) {
     byte[] text = Integer.toString(version).getBytes(StandardCharsets.UTF_8);
     if (direct) {
       try (OutputStream out = io.newOutputFile(metadataFileLocation(HINT)).createOrOverwrite()) {
         out.write(text);
+        return true;
       } catch (IOException | RuntimeException e) {
-        // best effort, as below
+        return false; // best effort, as below
       }
-      return;
     }
     String temp = metadataFileLocation(".floe-" + UUID.randomUUID() + "-version-hint.tmp");
     try {
@@ -393,8 +400,10 @@ public final class FileSystemTableOperations implements TableOperations {
       }
       io.deleteFile(metadataFileLocation(".version-hint.text.crc"));
       io.replace(temp, metadataFileLocation(HINT));
+      return true;
     } catch (IOException | RuntimeException e) {
       deleteQuietly(temp);
+      return false;
     }
   }
 
