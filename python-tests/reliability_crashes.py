@@ -1,4 +1,4 @@
-"""R3's child JVMs: the test-only classes of python-tests/jvm/io/floe/testing run with plain ``java``.
+"""R3's child JVMs: the test-only classes of python-tests/jvm/io/floe/testing, run with ``java``.
 
 No Spark session is involved: the crash runs, the fault run, the kill-9 writers and their oracle
 use Floe's format API only, so each JVM starts in well under a second with a class path of Floe's
@@ -38,7 +38,7 @@ def java_command(main: str, *args: str) -> list[str]:
 
 
 def run_java(main: str, *args: str, timeout_s: float) -> str:
-    """Runs ``main`` to completion and returns its standard output (failing on a non-zero status)."""
+    """Runs ``main`` to completion; returns its standard output (failing on a non-zero status)."""
     done = subprocess.run(
         java_command(main, *args), capture_output=True, text=True, timeout=timeout_s, check=False
     )

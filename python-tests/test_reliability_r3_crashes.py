@@ -21,13 +21,14 @@ import reliability_figures
 from reliability_crashes import java_command, parse_runs, parse_summary, run_java
 
 POINTS = (
-    "AFTER_DATA_FILE", "AFTER_DV_PUFFIN", "AFTER_INDEX_WRITE", "AFTER_MANIFEST", "AFTER_MANIFEST_LIST",
-    "AFTER_METADATA_TEMP", "MID_PUBLISH", "AFTER_PUBLISH_BEFORE_ACK", "AFTER_HINT_TEMP",
-    "AFTER_OLD_HINT_DELETE", "AFTER_HINT_REPLACE", "DURING_OLD_METADATA_CLEANUP", "DURING_STATS_WRITE",
-    "DURING_EXPIRE_DELETES", "DURING_ORPHAN_DELETES", "DURING_ABORT_CLEANUP",
+    "AFTER_DATA_FILE", "AFTER_DV_PUFFIN", "AFTER_INDEX_WRITE", "AFTER_MANIFEST",
+    "AFTER_MANIFEST_LIST", "AFTER_METADATA_TEMP", "MID_PUBLISH", "AFTER_PUBLISH_BEFORE_ACK",
+    "AFTER_HINT_TEMP", "AFTER_OLD_HINT_DELETE", "AFTER_HINT_REPLACE",
+    "DURING_OLD_METADATA_CLEANUP", "DURING_STATS_WRITE", "DURING_EXPIRE_DELETES",
+    "DURING_ORPHAN_DELETES", "DURING_ABORT_CLEANUP",
 )  # fmt: skip
 OPS = ("APPEND", "ROW_DELTA", "OVERWRITE")
-#: Mode A repetitions: "after each manifest" and the deletion loops crash at a later event each time.
+#: Mode A repetitions: "after each manifest" and the deletion loops crash at a later event.
 REPETITIONS = 3
 KILL_ROUNDS = 20
 KILL_WRITERS = 4
@@ -35,7 +36,7 @@ FAULT_ATTEMPTS = 500
 
 
 def test_every_crash_point_in_process(tmp_path: Path) -> None:
-    """Mode A: every point x operation x repetition throws SimulatedCrash in one JVM, then checks."""
+    """Mode A: each point x operation x repetition throws SimulatedCrash in one JVM."""
     started = time.monotonic()
     out = run_java("CrashMatrix", "in-process", str(tmp_path), str(REPETITIONS), timeout_s=300)
     runs = parse_runs(out)
@@ -58,7 +59,7 @@ def test_every_crash_point_in_process(tmp_path: Path) -> None:
 
 
 def test_every_crash_point_as_process_death(tmp_path: Path) -> None:
-    """Mode B: a child JVM halts (status 137) at each point; the table is then checked from its log."""
+    """Mode B: a child JVM halts (status 137) at each point; its table is checked from its log."""
     started = time.monotonic()
     dirs = []
     for i, point in enumerate(POINTS):
@@ -84,7 +85,7 @@ def test_every_crash_point_as_process_death(tmp_path: Path) -> None:
 
 
 def test_kill_9_of_writers_at_random_moments(tmp_path: Path) -> None:
-    """20 rounds x 4 writer processes committing to one table, each killed with SIGKILL at a random moment."""
+    """20 rounds x 4 writer processes on one table, each killed by SIGKILL at a random moment."""
     started = time.monotonic()
     table = tmp_path / "kill"
     run_java("KillOracle", "create", str(table), timeout_s=60)
@@ -97,19 +98,25 @@ def test_kill_9_of_writers_at_random_moments(tmp_path: Path) -> None:
         writers = []
         for w, log in enumerate(round_logs):
             with log.open("wb") as out:
-                command = java_command("KillRoundWriter", str(table), str(w), str(round_number), str(go))
+                command = java_command(
+                    "KillRoundWriter", str(table), str(w), str(round_number), str(go)
+                )
                 writers.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT))
         try:
             deadline = time.monotonic() + 60
             while not all("READY" in log.read_text(errors="replace") for log in round_logs):
-                assert all(p.poll() is None for p in writers), [log.read_text()[-2000:] for log in round_logs]
+                assert all(p.poll() is None for p in writers), [
+                    log.read_text()[-2000:] for log in round_logs
+                ]
                 assert time.monotonic() < deadline, "writers did not load the table"
                 time.sleep(0.02)
             go.touch()
             released = time.monotonic()
             for at, w in sorted((rng.uniform(0.05, 1.0), w) for w in range(KILL_WRITERS)):
                 time.sleep(max(0.0, released + at - time.monotonic()))
-                assert writers[w].poll() is None, f"writer {w} stopped by itself: {round_logs[w].read_text()[-2000:]}"
+                assert writers[w].poll() is None, (
+                    f"writer {w} stopped by itself: {round_logs[w].read_text()[-2000:]}"
+                )
                 os.kill(writers[w].pid, signal.SIGKILL)
                 kills += 1
         finally:
@@ -118,7 +125,9 @@ def test_kill_9_of_writers_at_random_moments(tmp_path: Path) -> None:
                     p.kill()
                 p.wait()
         logs.extend(round_logs)
-    figures, violations = parse_summary(run_java("KillOracle", "check", str(table), *map(str, logs), timeout_s=120))
+    figures, violations = parse_summary(
+        run_java("KillOracle", "check", str(table), *map(str, logs), timeout_s=120)
+    )
     assert violations == []
     assert kills == KILL_ROUNDS * KILL_WRITERS
     assert figures["acked"] > kills, "the writers must have committed between kills"
@@ -135,7 +144,7 @@ def test_kill_9_of_writers_at_random_moments(tmp_path: Path) -> None:
 
 
 def test_io_faults_and_publish_that_landed_but_failed(tmp_path: Path) -> None:
-    """500 commits through a FileIO failing writes, probes, deletes, replaces and publishes with p = 0.10."""
+    """500 commits through a FileIO failing writes, probes, deletes, replaces, publishes (p=0.1)."""
     started = time.monotonic()
     figures, violations = parse_summary(
         run_java("FaultCommits", str(tmp_path / "faults"), str(FAULT_ATTEMPTS), "14", timeout_s=300)
