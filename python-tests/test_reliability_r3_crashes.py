@@ -50,6 +50,7 @@ def test_every_crash_point_in_process(tmp_path: Path) -> None:
     reliability_figures.record(
         "R3",
         crash_points=len(POINTS),
+        crash_point_op_pairs=len({(point, op) for point, op, _ in runs.runs}),
         mode_a_runs=len(runs.runs),
         mode_a_landed_unacked=runs.landed_unacked,
         mode_a_orphans_cleaned=runs.orphans,
