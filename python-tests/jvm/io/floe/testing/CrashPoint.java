@@ -1,7 +1,7 @@
 package io.floe.testing;
 
 /**
- * The named crash points of a commit (RELIABILITY plan R3, docs/reliability.md). Each is recognised
+ * The named crash points of a commit (R3 in docs/reliability.md). Each is recognised
  * by {@link CrashPointFileIO} from the file operation and the path it touches; {@link #followUp()}
  * points crash a step run after the operation was acknowledged (index build, statistics, expiry,
  * orphan removal).
