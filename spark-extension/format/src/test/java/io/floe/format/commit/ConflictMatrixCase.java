@@ -45,6 +45,7 @@ final class ConflictMatrixCase {
     DELETE_COW(true, true),
     ROW_DELTA_POS(true, true),
     ROW_DELTA_DV(true, true),
+    ROW_DELTA_UPDATE(true, true),
     REWRITE(true, false),
     REPLACE_PARTITIONS(true, false),
     REPLACE_TABLE(false, false),
@@ -86,7 +87,10 @@ final class ConflictMatrixCase {
   /** What happened to A. */
   enum Outcome { SUCCEEDS, CONFLICTS }
 
-  /** Format v3 when a deletion vector is involved, v2 (position delete files) otherwise. */
+  /**
+   * Format v3 when a deletion vector is involved, v2 (position delete files) otherwise; a
+   * merge-on-read UPDATE writes whichever the table's version takes.
+   */
   int formatVersion() {
     return a == Op.ROW_DELTA_DV || b == Op.ROW_DELTA_DV ? 3 : 2;
   }

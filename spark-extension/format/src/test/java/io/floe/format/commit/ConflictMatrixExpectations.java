@@ -45,6 +45,7 @@ final class ConflictMatrixExpectations {
       case DELETE_COW:
       case ROW_DELTA_POS:
       case ROW_DELTA_DV:
+      case ROW_DELTA_UPDATE:
         boolean dataConflict = c.isolation() == IsolationLevel.SERIALIZABLE && addsDataMatchingFilter(b, c.placement());
         return breaksHistory(b) || removesTargetFile(b, c.placement()) || addsDeletesForTarget(b, c.placement())
             || dataConflict ? Outcome.CONFLICTS : Outcome.SUCCEEDS;
@@ -79,7 +80,7 @@ final class ConflictMatrixExpectations {
 
   /** Whether B adds deletes (position delete file or DV) that apply to A's data file. */
   private static boolean addsDeletesForTarget(Op b, Placement p) {
-    return (b == Op.ROW_DELTA_POS || b == Op.ROW_DELTA_DV) && p == Placement.SAME_FILE;
+    return (b == Op.ROW_DELTA_POS || b == Op.ROW_DELTA_DV || b == Op.ROW_DELTA_UPDATE) && p == Placement.SAME_FILE;
   }
 
   /**
@@ -94,6 +95,7 @@ final class ConflictMatrixExpectations {
       case DELETE_COW:
       case REPLACE_PARTITIONS:
       case REPLACE_TABLE:
+      case ROW_DELTA_UPDATE: // an overwrite snapshot: the updated rows are new data files
         return p != Placement.OTHER_PARTITION;
       default:
         return false;

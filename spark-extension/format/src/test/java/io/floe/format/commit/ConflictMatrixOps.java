@@ -98,6 +98,20 @@ final class ConflictMatrixOps {
           validate(delta, read, region, isolation).commit();
         }, s -> s.addDelete(target.path(), deletes.path(), deletes.recordCount()));
       }
+      case ROW_DELTA_UPDATE: { // merge-on-read UPDATE of one row: its delete and the updated row, in one commit
+        DeleteFile deletes = ops.refresh().formatVersion() >= 3 ? table.deletionVector(target, 1)
+            : table.positionDeletes(target, 1);
+        DataFile updated = table.newDataFile(region, 1);
+        return new Prepared(() -> {
+          RowDelta delta = new RowDelta(ops).addRows(updated).addDeletes(deletes)
+              .validateDataFilesExist(List.of(target.path()));
+          delta.validateAddedFilesExist();
+          validate(delta, read, region, isolation).commit();
+        }, s -> {
+          s.addDelete(target.path(), deletes.path(), deletes.recordCount());
+          add(s, table, updated);
+        });
+      }
       case REWRITE: { // rewrite_data_files with use-starting-sequence-number (RewriteDataFilesProcedure)
         DataFile compacted = table.copyOf(target, target.recordCount());
         return new Prepared(() -> new RewriteFiles(ops).validateFromSnapshot(read.snapshotId())

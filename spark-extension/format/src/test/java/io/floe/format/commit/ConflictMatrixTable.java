@@ -4,12 +4,16 @@ import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.io.FileInfo;
 import io.floe.format.io.LocalFileIO;
+import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
+import io.floe.format.manifest.ManifestContent;
+import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
 import io.floe.format.manifest.ManifestLists;
+import io.floe.format.manifest.ManifestReader;
 import io.floe.format.manifest.Metrics;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SortOrder;
@@ -252,6 +256,34 @@ final class ConflictMatrixTable {
     }
     needed.stream().filter(p -> !Files.exists(LocalFileIO.toPath(p))).forEach(missing::add);
     return missing;
+  }
+
+  /**
+   * Deletion vectors the current snapshot still lists whose data file is gone: v3 removes a data
+   * file's DV with it (the spec allows one live DV per data file, for live files).
+   */
+  Set<String> danglingDeletionVectors() {
+    TableMetadata current = ops.refresh();
+    Set<String> dangling = new TreeSet<>();
+    Snapshot snap = current.currentSnapshot();
+    if (snap == null || current.formatVersion() < 3) {
+      return dangling;
+    }
+    Set<String> live = new HashSet<>();
+    TableScan.of(ops.io(), current).planFiles().tasks().forEach(t -> live.add(t.file().path()));
+    for (ManifestFile m : ManifestLists.read(ops.io().newInputFile(snap.manifestListLocation()))) {
+      if (m.content() != ManifestContent.DELETES) {
+        continue;
+      }
+      for (ManifestEntry<DeleteFile> e : ManifestReader.readDeletes(ops.io().newInputFile(m.path()), m,
+          current.specsById())) {
+        if (e.status() != ManifestEntry.Status.DELETED && ContentFiles.isDeletionVector(e.file())
+            && !live.contains(e.file().referencedDataFile())) {
+          dangling.add(e.file().path() + " for " + e.file().referencedDataFile());
+        }
+      }
+    }
+    return dangling;
   }
 
   private static String local(String location) {

@@ -127,6 +127,10 @@ public class TestConflictMatrix {
     if (!missing.isEmpty()) {
       problems.append("files the table needs are gone: ").append(missing).append("; ");
     }
+    Set<String> dangling = table.danglingDeletionVectors();
+    if (!dangling.isEmpty()) {
+      problems.append("deletion vectors of removed data files still listed: ").append(dangling).append("; ");
+    }
     return problems.length() == 0 ? null : problems.toString();
   }
 
