@@ -3,6 +3,8 @@ package io.floe.format.commit;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.format.ErrorClass;
 import io.floe.format.catalog.FileSystemCatalog;
 import io.floe.format.commit.ConflictMatrixCase.Op;
@@ -15,11 +17,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.Rule;
 import org.junit.Test;
@@ -65,6 +71,88 @@ public class TestConflictMatrix {
     mismatches.forEach(m -> System.out.println("  mismatch: " + m));
     assertTrue("R2 matrix mismatches:\n" + String.join("\n", mismatches), mismatches.isEmpty());
     assertEquals(cases.size(), outcomes.size());
+  }
+
+  /**
+   * The other half of "files removed only when the failure is known": A loses the race to B, then
+   * its retry lands but the publish reports an unknown outcome. A must surface
+   * {@link CommitStateUnknownException} and delete nothing: the table (at A's landed version) keeps
+   * every file it needs and holds both effects.
+   */
+  @Test
+  public void anUnknownOutcomeAfterARetryDeletesNothing() throws IOException {
+    FileSystemCatalog catalog = CommitFixtures.catalog(temp.getRoot().toPath());
+    List<String> problems = new ArrayList<>();
+    int cases = 0;
+    for (Op a : Op.values()) {
+      for (boolean partitioned : List.of(true, false)) {
+        cases += 1;
+        String problem;
+        try {
+          problem = runUnknownOutcome(catalog, "u" + cases, a, partitioned);
+        } catch (RuntimeException e) {
+          problem = "unexpected " + e;
+        }
+        if (problem != null) {
+          problems.add("A=" + a.label() + (partitioned ? " partitioned" : " unpartitioned") + ": " + problem);
+        }
+      }
+    }
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("unknown_outcome_cases", cases);
+    figures.put("unknown_outcome_mismatches", problems.size());
+    record(figures);
+    System.out.printf("R2 unknown outcome after a retry: %d cases, %d mismatches%n", cases, problems.size());
+    assertTrue("R2 unknown-outcome mismatches:\n" + String.join("\n", problems), problems.isEmpty());
+  }
+
+  private static String runUnknownOutcome(FileSystemCatalog catalog, String name, Op op, boolean partitioned) {
+    ConflictMatrixTable table = new ConflictMatrixTable(catalog, name, partitioned, 2);
+    DataFile targetA = table.file(partitioned ? "eu1" : "f1");
+    DataFile targetB = table.file(partitioned ? "us1" : "f2");
+    ConflictMatrixState expected = table.state();
+    expected.snapshots = null;
+    AtomicReference<Prepared> b = new AtomicReference<>();
+    TableOperations opsA = new ForwardingTableOperations(table.newOps()) {
+      private int commits = 0;
+
+      @Override
+      public void commit(io.floe.format.metadata.TableMetadata base, io.floe.format.metadata.TableMetadata updated) {
+        commits += 1;
+        if (commits == 1) { // B commits first: a row-level A in another partition or file still succeeds
+          Prepared prepared = ConflictMatrixOps.prepare(partitioned ? Op.APPEND : Op.ROW_DELTA_POS, "b", table,
+              table.newOps(), targetB, IsolationLevel.SERIALIZABLE);
+          prepared.commit().run();
+          b.set(prepared);
+        }
+        super.commit(base, updated);
+        if (commits == 2) {
+          throw new CommitStateUnknownException("Injected: the write of table " + table.name() + " landed, "
+              + "its acknowledgement did not", new IOException("connection reset"));
+        }
+      }
+    };
+    Prepared a = ConflictMatrixOps.prepare(op, "a", table, opsA, targetA, IsolationLevel.SERIALIZABLE);
+    try {
+      a.commit().run();
+      return "A succeeded although its publish reported an unknown outcome";
+    } catch (CommitStateUnknownException e) {
+      if (e.errorClass() != ErrorClass.FLOE_COMMIT_STATE_UNKNOWN) {
+        return "unknown outcome not classed: " + e.errorClass();
+      }
+    }
+    if (b.get() == null) {
+      return "B never committed";
+    }
+    b.get().effect().accept(expected);
+    expected.snapshots = null;
+    a.effect().accept(expected);
+    StringBuilder problems = new StringBuilder(expected.diff(table.state()));
+    Set<String> missing = table.missingFiles();
+    if (!missing.isEmpty()) {
+      problems.append("files the landed commit needs were deleted: ").append(missing).append("; ");
+    }
+    return problems.length() == 0 ? null : problems.toString();
   }
 
   /** Runs one cell; returns what did not match, or null. */
@@ -150,37 +238,39 @@ public class TestConflictMatrix {
   /** build/reliability/R2-matrix.json (figures) and R2-matrix.md (the outcome table), at the repository root. */
   private static void writeFigures(int cases, int conflicts, List<String> mismatches, double seconds,
       Map<ConflictMatrixCase, Outcome> outcomes) throws IOException {
-    Path out = repositoryRoot().resolve("build").resolve("reliability");
-    Files.createDirectories(out);
-    StringBuilder json = new StringBuilder("{\n");
-    json.append("  \"cases\": ").append(cases).append(",\n");
-    json.append("  \"matched\": ").append(cases - mismatches.size()).append(",\n");
-    json.append("  \"mismatches\": ").append(mismatches.size()).append(",\n");
-    json.append("  \"expected_conflicts\": ").append(conflicts).append(",\n");
-    json.append("  \"expected_successes\": ").append(cases - conflicts).append(",\n");
-    json.append("  \"operations\": ").append(Op.values().length).append(",\n");
-    json.append("  \"seconds\": ").append(String.format(java.util.Locale.ROOT, "%.1f", seconds)).append(",\n");
-    json.append("  \"mismatch_list\": [");
-    for (int i = 0; i < mismatches.size(); i++) {
-      json.append(i == 0 ? "\n    " : ",\n    ").append(quote(mismatches.get(i)));
-    }
-    json.append(mismatches.isEmpty() ? "]\n}\n" : "\n  ]\n}\n");
-    Files.writeString(out.resolve("R2-matrix.json"), json.toString(), StandardCharsets.UTF_8);
-    Files.writeString(out.resolve("R2-matrix.md"), ConflictMatrixReport.table(outcomes), StandardCharsets.UTF_8);
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("cases", cases);
+    figures.put("matched", cases - mismatches.size());
+    figures.put("mismatches", mismatches.size());
+    figures.put("expected_conflicts", conflicts);
+    figures.put("expected_successes", cases - conflicts);
+    figures.put("operations", Op.values().length);
+    figures.put("seconds", Math.round(seconds * 10) / 10.0);
+    figures.put("mismatch_list", mismatches);
+    record(figures);
+    Files.writeString(figuresFolder().resolve("R2-matrix.md"), ConflictMatrixReport.table(outcomes),
+        StandardCharsets.UTF_8);
   }
 
-  private static String quote(String s) {
-    StringBuilder q = new StringBuilder("\"");
-    for (char ch : s.toCharArray()) {
-      if (ch == '"' || ch == '\\') {
-        q.append('\\').append(ch);
-      } else if (ch < 0x20) {
-        q.append(String.format("\\u%04x", (int) ch));
-      } else {
-        q.append(ch);
-      }
+  /** Merges {@code figures} into build/reliability/R2-matrix.json (both tests of this class add to it). */
+  private static synchronized void record(Map<String, Object> figures) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Path file = figuresFolder().resolve("R2-matrix.json");
+    Map<String, Object> all = new TreeMap<>();
+    if (Files.exists(file)) {
+      all.putAll(json.readValue(file.toFile(), new TypeReference<Map<String, Object>>() { }));
     }
-    return q.append('"').toString();
+    all.putAll(figures);
+    all.put("recorded_at", DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC)
+        .format(Instant.now()));
+    Files.writeString(file, json.writerWithDefaultPrettyPrinter().writeValueAsString(all) + "\n",
+        StandardCharsets.UTF_8);
+  }
+
+  private static Path figuresFolder() throws IOException {
+    Path out = repositoryRoot().resolve("build").resolve("reliability");
+    Files.createDirectories(out);
+    return out;
   }
 
   /** The directory holding settings.gradle, from Gradle's working directory (the project's). */
