@@ -6,9 +6,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The observed outcomes as a Markdown table for docs/reliability.md: one row per A operation (and
- * isolation level when A validates), one column per B operation; a cell lists A's outcome per
- * placement ({@code s} succeeded after a retry, {@code C} conflicted) in the order same file, same
+ * The expected outcomes as a Markdown table for docs/reliability.md, with {@code !} after a cell
+ * whose observed outcome differed: one row per A operation (and isolation level when A validates),
+ * one column per B operation; a cell lists A's outcome per placement ({@code s} succeeds after a
+ * retry, {@code C} conflicts) in the order same file, same
  * partition, other partition, unpartitioned (two letters, partitioned and unpartitioned, when only
  * one operation is placed; one when neither is).
  */
@@ -30,7 +31,8 @@ final class ConflictMatrixReport {
           StringBuilder cell = new StringBuilder();
           outcomes.forEach((c, o) -> {
             if (c.a() == a && c.b() == b && c.isolation() == level) {
-              cell.append(o == Outcome.SUCCEEDS ? 's' : 'C');
+              Outcome expected = ConflictMatrixExpectations.expected(c);
+              cell.append(expected == Outcome.SUCCEEDS ? 's' : 'C').append(o == expected ? "" : "!");
             }
           });
           out.append(' ').append(cell.length() == 0 ? "n/a" : cell).append(" |");
