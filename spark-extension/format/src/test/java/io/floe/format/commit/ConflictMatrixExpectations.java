@@ -32,8 +32,10 @@ import io.floe.format.commit.ConflictMatrixCase.Placement;
  * expectation here is per data file: a delete file that names its data file
  * ({@code referenced_data_file}, as every v2 position delete file Floe writes and every v3 DV does)
  * applies to that file only, so it cannot change rows of another file that A read or rewrote
- * (A's MERGE outcome for rows it did not change does not depend on them). Partition-scoped delete
- * files (no referenced file) still conflict by partition.
+ * (A's MERGE outcome for rows it did not change does not depend on them). Partition-scoped
+ * position delete files (no referenced file, as other engines write them; B only) apply to every
+ * older file of their partition, so they conflict with any A that rewrites or deletes from a file
+ * of that partition, as in Iceberg.
  */
 final class ConflictMatrixExpectations {
   private ConflictMatrixExpectations() {}
@@ -78,8 +80,14 @@ final class ConflictMatrixExpectations {
     }
   }
 
-  /** Whether B adds deletes (position delete file or DV) that apply to A's data file. */
+  /**
+   * Whether B adds deletes (position delete file or DV) that apply to A's data file: one that names
+   * it, or a partition-scoped one for its partition (any file of an unpartitioned table).
+   */
   private static boolean addsDeletesForTarget(Op b, Placement p) {
+    if (b == Op.PARTITION_DELETES) {
+      return p != Placement.OTHER_PARTITION;
+    }
     return (b == Op.ROW_DELTA_POS || b == Op.ROW_DELTA_DV || b == Op.ROW_DELTA_UPDATE) && p == Placement.SAME_FILE;
   }
 

@@ -112,6 +112,16 @@ final class ConflictMatrixOps {
           add(s, table, updated);
         });
       }
+      case PARTITION_DELETES: { // a position delete file for the whole partition (no referenced data file)
+        DeleteFile deletes = table.partitionPositionDeletes(region, 1);
+        return new Prepared(() -> new RowDelta(ops).addDeletes(deletes).commit(), s -> {
+          for (String path : List.copyOf(s.records.keySet())) {
+            if (region == null || region.equals(s.regions.get(path))) {
+              s.addDelete(path, deletes.path(), deletes.recordCount());
+            }
+          }
+        });
+      }
       case REWRITE: { // rewrite_data_files with use-starting-sequence-number (RewriteDataFilesProcedure)
         DataFile compacted = table.copyOf(target, target.recordCount());
         return new Prepared(() -> new RewriteFiles(ops).validateFromSnapshot(read.snapshotId())

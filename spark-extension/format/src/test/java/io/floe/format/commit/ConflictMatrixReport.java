@@ -24,6 +24,9 @@ final class ConflictMatrixReport {
     out.append("\n|---|");
     out.append("---|".repeat(Op.values().length)).append('\n');
     for (Op a : Op.values()) {
+      if (!a.runsAsA()) {
+        continue;
+      }
       for (IsolationLevel level : a.isolated ? IsolationLevel.values() : new IsolationLevel[] {IsolationLevel.SERIALIZABLE}) {
         out.append("| ").append(a.label())
             .append(a.isolated ? " (" + level.name().toLowerCase(Locale.ROOT) + ")" : "").append(" |");

@@ -136,6 +136,17 @@ final class ConflictMatrixTable {
     return d;
   }
 
+  /** A v2 position delete file that names no data file: it applies to every older file of its partition. */
+  DeleteFile partitionPositionDeletes(String region, long count) {
+    String dir = region == null ? "/data/" : "/data/region=" + region + "/";
+    DeleteFile d = DeleteFile.builder(spec()).withContent(FileContent.POSITION_DELETES)
+        .withPath(location() + dir + UUID.randomUUID() + "-partition-deletes.parquet")
+        .withFormat(FileFormat.PARQUET).withPartition(region == null ? PartitionData.empty() : PartitionData.of(region))
+        .withRecordCount(count).withFileSizeInBytes(40 + count).withMetrics(Metrics.empty(count)).build();
+    touch(d.path());
+    return d;
+  }
+
   /** A v3 deletion vector for {@code data}, in a Puffin file of its own. */
   DeleteFile deletionVector(DataFile data, long count) {
     String puffin = location() + "/data/" + UUID.randomUUID() + "-dv.puffin";
