@@ -45,7 +45,6 @@ public class TestConflictMatrix {
   @Test
   public void everyCellMatchesIcebergsValidationRules() throws IOException {
     long started = System.nanoTime();
-    FileSystemCatalog catalog = CommitFixtures.catalog(temp.getRoot().toPath());
     List<ConflictMatrixCase> cases = ConflictMatrixCase.all();
     List<String> mismatches = new ArrayList<>();
     Map<ConflictMatrixCase, Outcome> outcomes = new LinkedHashMap<>();
@@ -55,7 +54,7 @@ public class TestConflictMatrix {
       Outcome expected = ConflictMatrixExpectations.expected(c);
       String problem;
       try {
-        problem = run(catalog, "c" + i, c, expected, outcomes);
+        problem = run(warehouse("c" + i), "c" + i, c, expected, outcomes);
       } catch (RuntimeException e) {
         problem = "unexpected " + e;
       }
@@ -81,7 +80,6 @@ public class TestConflictMatrix {
    */
   @Test
   public void anUnknownOutcomeAfterARetryDeletesNothing() throws IOException {
-    FileSystemCatalog catalog = CommitFixtures.catalog(temp.getRoot().toPath());
     List<String> problems = new ArrayList<>();
     int cases = 0;
     for (Op a : Op.values()) {
@@ -92,7 +90,7 @@ public class TestConflictMatrix {
         cases += 1;
         String problem;
         try {
-          problem = runUnknownOutcome(catalog, "u" + cases, a, partitioned);
+          problem = runUnknownOutcome(warehouse("u" + cases), "u" + cases, a, partitioned);
         } catch (RuntimeException e) {
           problem = "unexpected " + e;
         }
@@ -156,6 +154,11 @@ public class TestConflictMatrix {
       problems.append("files the landed commit needs were deleted: ").append(missing).append("; ");
     }
     return problems.length() == 0 ? null : problems.toString();
+  }
+
+  /** A warehouse per cell: a table's checks never list the hundreds of others. */
+  private FileSystemCatalog warehouse(String name) {
+    return CommitFixtures.catalog(temp.getRoot().toPath().resolve(name));
   }
 
   /** Runs one cell; returns what did not match, or null. */
