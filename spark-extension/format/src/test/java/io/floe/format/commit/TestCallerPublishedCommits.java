@@ -1,15 +1,18 @@
 package io.floe.format.commit;
 
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.floe.format.catalog.FileSystemCatalog;
+import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.io.LocalFileIO;
 import io.floe.format.manifest.ManifestLists;
 import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 import org.junit.Rule;
 import org.junit.Test;
@@ -35,24 +38,21 @@ public class TestCallerPublishedCommits {
         first.location(), Map.of(), 2);
     AppendFiles pending = new AppendFiles(ops).appendFile(CommitFixtures.dataFile(first, "eu", 4));
     TableMetadata lost = pending.apply(TableReplacement.replace(first, fresh));
-    new AppendFiles(catalog.loadTable(io.floe.format.catalog.TableIdentifier.of(java.util.List.of("db"), "t")))
+    new AppendFiles(catalog.loadTable(TableIdentifier.of(List.of("db"), "t")))
         .appendFile(CommitFixtures.dataFile(first, "us", 2)).commit();
-    try {
-      ops.commit(first, lost);
-    } catch (CommitFailedException expected) {
-      TableMetadata current = ops.refresh();
-      TableMetadata updated = pending.apply(TableReplacement.replace(current, fresh));
-      ops.commit(current, updated);
-      pending.cleanUpUncommitted(updated);
-      String lostList = lost.currentSnapshot().manifestListLocation();
-      String list = ops.refresh().currentSnapshot().manifestListLocation();
-      assertFalse("the lost attempt's manifest list is an orphan", Files.exists(LocalFileIO.toPath(lostList)));
-      assertTrue(Files.exists(LocalFileIO.toPath(list)));
-      ManifestLists.read(ops.io().newInputFile(list))
-          .forEach(m -> assertTrue(m.path(), Files.exists(LocalFileIO.toPath(m.path()))));
-      return;
-    }
-    throw new AssertionError("the replace from a stale base must lose the race");
+    assertThrows(CommitFailedException.class, () -> ops.commit(first, lost));
+
+    TableMetadata current = ops.refresh();
+    TableMetadata updated = pending.apply(TableReplacement.replace(current, fresh));
+    ops.commit(current, updated);
+    pending.cleanUpUncommitted(updated);
+
+    String lostList = lost.currentSnapshot().manifestListLocation();
+    String list = ops.refresh().currentSnapshot().manifestListLocation();
+    assertFalse("the lost attempt's manifest list is an orphan", Files.exists(LocalFileIO.toPath(lostList)));
+    assertTrue(Files.exists(LocalFileIO.toPath(list)));
+    ManifestLists.read(ops.io().newInputFile(list))
+        .forEach(m -> assertTrue(m.path(), Files.exists(LocalFileIO.toPath(m.path()))));
   }
 
   @Test
