@@ -50,6 +50,8 @@ final class ConflictMatrixCase {
     PARTITION_DELETES(true, false),
     REWRITE(true, false),
     REPLACE_PARTITIONS(true, false),
+    /** Only as B: an append, then an expiry that removes every older snapshot, A's starting one too. */
+    APPEND_THEN_EXPIRE(true, false),
     REPLACE_TABLE(false, false),
     SCHEMA_CHANGE(false, false),
     EXPIRE(false, false),
@@ -69,9 +71,12 @@ final class ConflictMatrixCase {
       return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** Floe never writes partition-scoped delete files; it must only cope with other writers' ones. */
+    /**
+     * Floe never writes partition-scoped delete files (it must only cope with other writers' ones);
+     * an append followed by an expiry is two operations, each of which runs as A on its own.
+     */
     boolean runsAsA() {
-      return this != PARTITION_DELETES;
+      return this != PARTITION_DELETES && this != APPEND_THEN_EXPIRE;
     }
   }
 

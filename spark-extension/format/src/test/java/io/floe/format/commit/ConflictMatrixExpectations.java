@@ -99,6 +99,7 @@ final class ConflictMatrixExpectations {
   private static boolean addsDataMatchingFilter(Op b, Placement p) {
     switch (b) {
       case APPEND:
+      case APPEND_THEN_EXPIRE: // the expired starting snapshot is the parent of the oldest one left: history is whole
       case OVERWRITE:
       case DELETE_COW:
       case REPLACE_PARTITIONS:

@@ -137,6 +137,13 @@ final class ConflictMatrixOps {
           add(s, table, added);
         });
       }
+      case APPEND_THEN_EXPIRE: {
+        DataFile added = table.newDataFile(region, 3);
+        return new Prepared(() -> {
+          new AppendFiles(ops).appendFile(added).commit();
+          new ExpireSnapshots(ops).expireOlderThan(System.currentTimeMillis() + 3_600_000L).retainLast(1).commit();
+        }, s -> add(s, table, added));
+      }
       case REPLACE_TABLE:
         return replaceTable(table, ops, start);
       case SCHEMA_CHANGE: {

@@ -39,8 +39,9 @@ import java.util.UUID;
 /**
  * A small table for one matrix cell, with real (empty) files behind every data and delete file so
  * that deletions are observable. Partitioned tables (identity on region) start with data files
- * eu1, eu2 and us1; unpartitioned ones with f1, f2 and f3. History: an append of those files and
- * one more, then a delete of the extra one (so that expiry has a snapshot and a file to remove).
+ * eu1, eu2 and us1; unpartitioned ones with f1, f2 and f3, in one append; with {@code history},
+ * for an expiry, the append holds one more file that a second snapshot deletes, so that the expiry
+ * has a snapshot and a file to remove before B commits.
  */
 final class ConflictMatrixTable {
   private final FileSystemCatalog catalog;
@@ -49,7 +50,8 @@ final class ConflictMatrixTable {
   private final Map<String, DataFile> files = new LinkedHashMap<>();
   private final FileSystemTableOperations ops;
 
-  ConflictMatrixTable(FileSystemCatalog catalog, String name, boolean partitioned, int formatVersion) {
+  ConflictMatrixTable(FileSystemCatalog catalog, String name, boolean partitioned, int formatVersion,
+      boolean history) {
     this.catalog = catalog;
     this.ident = TableIdentifier.of(List.of("db"), name);
     this.partitioned = partitioned;
@@ -66,9 +68,13 @@ final class ConflictMatrixTable {
       files.put(n, f);
       append.appendFile(f);
     }
-    DataFile extra = newDataFile(partitioned ? "eu" : null, 5);
-    append.appendFile(extra).commit();
-    new OverwriteFiles(ops).deleteFile(extra.path()).commit();
+    if (history) {
+      DataFile extra = newDataFile(partitioned ? "eu" : null, 5);
+      append.appendFile(extra).commit();
+      new OverwriteFiles(ops).deleteFile(extra.path()).commit();
+    } else {
+      append.commit();
+    }
   }
 
   /** Short retry waits: every cell retries once, and the matrix must run in seconds. */

@@ -108,7 +108,7 @@ public class TestConflictMatrix {
   }
 
   private static String runUnknownOutcome(FileSystemCatalog catalog, String name, Op op, boolean partitioned) {
-    ConflictMatrixTable table = new ConflictMatrixTable(catalog, name, partitioned, 2);
+    ConflictMatrixTable table = new ConflictMatrixTable(catalog, name, partitioned, 2, op == Op.EXPIRE);
     DataFile targetA = table.file(partitioned ? "eu1" : "f1");
     DataFile targetB = table.file(partitioned ? "us1" : "f2");
     ConflictMatrixState expected = table.state();
@@ -164,7 +164,8 @@ public class TestConflictMatrix {
   /** Runs one cell; returns what did not match, or null. */
   private static String run(FileSystemCatalog catalog, String name, ConflictMatrixCase c, Outcome expected,
       Map<ConflictMatrixCase, Outcome> outcomes) {
-    ConflictMatrixTable table = new ConflictMatrixTable(catalog, name, c.placement().partitioned(), c.formatVersion());
+    ConflictMatrixTable table = new ConflictMatrixTable(catalog, name, c.placement().partitioned(), c.formatVersion(),
+        c.a() == Op.EXPIRE || c.b() == Op.EXPIRE);
     DataFile targetA = table.file(c.placement().partitioned() ? "eu1" : "f1");
     DataFile targetB = table.file(targetOfB(c.placement()));
     ConflictMatrixState initial = table.state();
