@@ -49,6 +49,9 @@ def main(argv: list[str]) -> int:
             "spark.sql.shuffle.partitions": "1",
             "spark.sql.session.timeZone": "UTC",
             "spark.driver.memory": "768m",
+            # the heap after a full GC then holds only what is strongly reachable: soft references
+            # (caches the JVM frees under pressure) are cleared at every GC
+            "spark.driver.extraJavaOptions": "-XX:SoftRefLRUPolicyMSPerMB=0",
             # a long-running driver keeps this much history of finished work (not a leak)
             "spark.sql.ui.retainedExecutions": "20",
             "spark.ui.retainedJobs": "20",
