@@ -31,8 +31,12 @@ def main() -> None:
     import floe
 
     warehouse = Path(tempfile.mkdtemp(prefix="r4-seed-"))
-    spark = floe.session(str(warehouse), catalog="floe", master="local[1]",
-                         conf={"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "1"})
+    spark = floe.session(
+        str(warehouse),
+        catalog="floe",
+        master="local[1]",
+        conf={"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "1"},
+    )
     spark.sql("CREATE NAMESPACE floe.r4")
     spark.sql(
         "CREATE TABLE floe.r4.t (id BIGINT, name STRING) USING floe TBLPROPERTIES ("
@@ -59,8 +63,9 @@ def copy_seeds(table: Path) -> None:
         shutil.rmtree(VALID)
     VALID.mkdir(parents=True)
     shutil.copy(meta_path, VALID / "table.metadata.json")
-    snapshot = next(s for s in metadata["snapshots"]
-                    if s["snapshot-id"] == metadata["current-snapshot-id"])
+    snapshot = next(
+        s for s in metadata["snapshots"] if s["snapshot-id"] == metadata["current-snapshot-id"]
+    )
     copy(snapshot["manifest-list"], VALID / "manifest-list.avro")
     for manifest in read_manifest_list(snapshot["manifest-list"]):
         kind = "data" if manifest["content"] == 0 else "delete"
@@ -72,14 +77,16 @@ def copy_seeds(table: Path) -> None:
             elif file["file_format"].upper() == "PARQUET":
                 copy(file["file_path"], VALID / "data.parquet")
     copy(metadata["statistics"][0]["statistics-path"], VALID / "statistics.puffin")
-    index_list = metadata["properties"]["floe.indexes"] if "floe.indexes" in metadata["properties"] \
+    index_list = (
+        metadata["properties"]["floe.indexes"]
+        if "floe.indexes" in metadata["properties"]
         else next(v for k, v in metadata["properties"].items() if "index" in k)
+    )
     copy(index_list, VALID / "index-list.json")
     for index in json.loads(local_path(index_list).read_text())["indexes"]:
         copy(index["segments"][0]["path"], VALID / f"index-{index['name']}.puffin")
     (VALID / "version-hint.text").write_text("1")
-    (VALID / "SOURCE.txt").write_text(
-        f"Written by reliability_corpus_seed.py from table {table}\n")
+    (VALID / "SOURCE.txt").write_text(f"Written by reliability_corpus_seed.py from table {table}\n")
 
 
 if __name__ == "__main__":
