@@ -525,6 +525,14 @@ def avro_cases(c: Corpus, kind: str, seed_name: str, path_field: str) -> None:
         b'{"type": "record", "name": "r", "fields": [{"name": "a", "type": "nope"}]}'
     )
     add("schema-unknown-type", avro.encode(codec="null", meta=meta), "a schema with type nope")
+    if kind != "manifest-list":
+        meta = dict(avro.meta)
+        meta["avro.schema"] = avro.meta["avro.schema"].replace(b'"value"', b'"valuf"')
+        add(
+            "kv-field-renamed",
+            avro.encode(codec="null", meta=meta),
+            "the key/value records of the metrics maps have no field named value",
+        )
     meta = dict(avro.meta)
     meta["avro.schema"] = b"{not json"
     add("schema-not-json", avro.encode(codec="null", meta=meta), "avro.schema is not JSON")
@@ -872,6 +880,7 @@ def index_cases(c: Corpus) -> None:
         "format-version 99",
     )
     put("missing-indexes", changed(lambda d: d.pop("indexes")), "no indexes")
+    put("missing-type", changed(lambda d: d["indexes"][0].pop("type")), "an index without type")
     put("indexes-object", changed(lambda d: d.update({"indexes": {}})), "indexes is an object")
     put(
         "unknown-type",
@@ -963,7 +972,10 @@ def parquet_cases(c: Corpus) -> None:
     footer_start = len(data) - 8 - footer_len
 
     def add(name: str, body: bytes, case: str) -> None:
-        c.add(kind, f"data-{name}.parquet", body, case)
+        # Parquet readers check only the closing magic, and some footer bytes are statistics:
+        # those files read (the table scan must then succeed, not fail oddly)
+        reads = name in ("bad-head-magic", "footer-byte-1", "footer-byte-2")
+        c.add(kind, f"data-{name}.parquet", body, case, expect="ok" if reads else "error")
 
     for percent in (0, 10, 30, 50, 70, 90):
         add(
