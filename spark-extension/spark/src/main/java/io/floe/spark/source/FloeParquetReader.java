@@ -108,7 +108,12 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
         open();
       } catch (FileNotFoundException e) {
         throw onMissingFile != null ? onMissingFile.apply(e) : e;
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException e) {
+        if (interrupted(e)) {
+          throw e;
+        }
+        throw corrupt(e);
+      } catch (RuntimeException e) {
         throw corrupt(e);
       }
     }
@@ -125,12 +130,23 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     return false;
   }
 
-  private boolean nextBatch() {
+  private boolean nextBatch() throws IOException {
     try {
       return reader.nextBatch();
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
+      if (interrupted(e)) {
+        throw e;
+      }
+      throw corrupt(e);
+    } catch (RuntimeException e) {
       throw corrupt(e);
     }
+  }
+
+  /** A read stopped by a cancelled task, not by the file's bytes. */
+  private static boolean interrupted(IOException e) {
+    return e instanceof java.io.InterruptedIOException || e instanceof java.nio.channels.ClosedByInterruptException
+        || e.getCause() instanceof InterruptedException;
   }
 
   /**
