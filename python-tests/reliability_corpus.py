@@ -532,6 +532,8 @@ def avro_cases(c: Corpus, kind: str, seed_name: str, path_field: str) -> None:
             "kv-field-renamed",
             avro.encode(codec="null", meta=meta),
             "the key/value records of the metrics maps have no field named value",
+            # a deletion vector's entry has no metrics maps: nothing reads the renamed field
+            expect="ok" if kind == "delete-manifest" else "error",
         )
     meta = dict(avro.meta)
     meta["avro.schema"] = b"{not json"

@@ -146,10 +146,18 @@ def read_manifest(path: str, manifest: Mapping[str, Any] | None = None) -> list[
         if isinstance(data_file, dict):
             for name in _MAP_FIELDS:
                 if isinstance(data_file.get(name), list):
-                    data_file[name] = {kv["key"]: kv["value"] for kv in data_file[name]}
+                    data_file[name] = _int_map(data_file[name], name, path)
         if manifest is not None:
             _inherit(entry, manifest)
     return entries
+
+
+def _int_map(items: list[Any], name: str, path: str) -> dict[Any, Any]:
+    if not all(isinstance(kv, dict) and "key" in kv and "value" in kv for kv in items):
+        raise FloeError(
+            f"Invalid manifest {path}: field {name} is not an array of key/value records"
+        )
+    return {kv["key"]: kv["value"] for kv in items}
 
 
 def _inherit(entry: dict[str, Any], manifest: Mapping[str, Any]) -> None:

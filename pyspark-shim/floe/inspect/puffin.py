@@ -203,6 +203,7 @@ def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
         )
     if len(data) > limit:
         raise _invalid(
-            path, f"the {codec} data at offset {offset} ({len(raw)} bytes) expands past {limit} bytes"
+            path,
+            f"the {codec} data at offset {offset} ({len(raw)} bytes) expands past {limit} bytes",
         )
     return data
