@@ -39,6 +39,11 @@ _FIELD_ID = b"PARQUET:field_id"
 
 def read_deletion_vector(path: str, offset: int, length: int) -> set[int]:
     """Return the deleted positions in the blob at ``[offset, offset + length)`` of ``path``."""
+    if offset < 0 or length < 0:
+        raise FloeError(
+            f"Invalid deletion vector in {path}: offset {offset} and length {length} must not be "
+            "negative"
+        )
     with local_path(path).open("rb") as f:
         f.seek(offset)
         blob = f.read(length)

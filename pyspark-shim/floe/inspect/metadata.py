@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import re
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -60,11 +62,13 @@ def load_table_metadata(table_location: str) -> dict[str, Any]:
     path = metadata_file(table_location)
     raw = path.read_bytes()
     if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
+        raw = _gunzip(path, raw)
     try:
         parsed = json.loads(raw)
     except ValueError as e:
         raise FloeError(f"Invalid table metadata file {path}: {e}") from e
+    except RecursionError as e:
+        raise FloeError(f"Invalid table metadata file {path}: JSON nested too deeply") from e
     if not isinstance(parsed, dict):
         raise FloeError(f"Invalid table metadata file {path}: expected a JSON object")
     missing = [key for key in _REQUIRED_KEYS if key not in parsed]
@@ -72,6 +76,26 @@ def load_table_metadata(table_location: str) -> dict[str, Any]:
         fields = ", ".join(missing)
         raise FloeError(f"Invalid table metadata file {path}: missing field(s) {fields}")
     return parsed
+
+
+# Unzipped metadata may be this many times the file (at least 64 MiB), as in the JVM reader: JSON
+# compresses about 10 times, while a crafted file expands a thousand times.
+_GZIP_RATIO_LIMIT = 100
+
+
+def _gunzip(path: Path, raw: bytes) -> bytes:
+    limit = max(64 << 20, _GZIP_RATIO_LIMIT * len(raw))
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as f:
+            data = f.read(limit + 1)
+    except (OSError, EOFError, zlib.error) as e:
+        raise FloeError(f"Invalid table metadata file {path}: not valid gzip ({e})") from e
+    if len(data) > limit:
+        raise FloeError(
+            f"Invalid table metadata file {path}: gzip data expands past {limit} bytes, more than "
+            "table metadata holds"
+        )
+    return data
 
 
 def find_snapshot(
@@ -94,7 +118,10 @@ def _hint_version(metadata_dir: Path) -> int | None:
         hint = (metadata_dir / "version-hint.text").read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None
-    return int(hint) if hint.isdigit() else None
+    # as the JVM reader: a hint that is not a version number (an int) is ignored
+    if not hint.isdigit() or len(hint) > 10 or int(hint) > 2**31 - 1:
+        return None
+    return int(hint)
 
 
 def _highest_listed_version(metadata_dir: Path) -> int | None:

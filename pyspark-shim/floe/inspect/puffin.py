@@ -69,6 +69,8 @@ def read_puffin(path: str) -> dict[str, Any]:
         footer = json.loads(payload.decode("utf-8"))
     except ValueError as e:
         raise _invalid(path, f"footer payload at offset {payload_offset} is not JSON: {e}") from e
+    except RecursionError as e:
+        raise _invalid(path, f"footer payload at offset {payload_offset} nests too deeply") from e
     if not isinstance(footer, dict) or not isinstance(footer.get("blobs"), list):
         raise _invalid(path, f"footer payload at offset {payload_offset} has no blobs list")
     properties = footer.setdefault("properties", {})
@@ -176,17 +178,32 @@ def _invalid(path: str, problem: str) -> FloeError:
 
 
 def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
+    # As the JVM reader: at most 256 times the stored size (16 MiB to 256 MiB), since a few KiB
+    # of zstd can hold gigabytes of zeros while sketches and index pages compress a few times.
+    limit = min(256 << 20, max(16 << 20, 256 * len(raw)))
     try:
         if codec == "lz4":
             import lz4.frame
 
-            return bytes(lz4.frame.decompress(raw))
-        if codec == "zstd":
+            data = bytes(lz4.frame.LZ4FrameDecompressor().decompress(raw, max_length=limit + 1))
+        elif codec == "zstd":
             import zstandard
 
-            return bytes(zstandard.ZstdDecompressor().decompressobj().decompress(raw))
+            with zstandard.ZstdDecompressor().stream_reader(raw) as reader:
+                data = reader.read(limit + 1)
+        else:
+            data = None
     except Exception as e:  # lz4 raises RuntimeError, zstandard its ZstdError
         raise _invalid(
             path, f"cannot decompress the {codec} data at offset {offset} ({len(raw)} bytes): {e}"
         ) from e
-    raise FloeError(f"Unsupported Puffin compression codec {codec!r} at offset {offset} in {path}")
+    if data is None:
+        raise FloeError(
+            f"Unsupported Puffin compression codec {codec!r} at offset {offset} in {path}"
+        )
+    if len(data) > limit:
+        raise _invalid(
+            path,
+            f"the {codec} data at offset {offset} ({len(raw)} bytes) expands past {limit} bytes",
+        )
+    return data

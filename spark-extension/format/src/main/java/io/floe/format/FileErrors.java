@@ -14,6 +14,7 @@ public final class FileErrors {
   /** {@code file}, which {@code owner} lists, cannot be read; {@code cause} says why. */
   public static FloeFormatException unreadable(String file, String owner, Throwable cause) {
     return new FloeFormatException("Cannot read " + file + (owner == null ? "" : " (listed by " + owner + ")")
-        + ": " + cause.getMessage(), params("file", file), cause);
+        + ": " + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()),
+        params("file", file), cause);
   }
 }

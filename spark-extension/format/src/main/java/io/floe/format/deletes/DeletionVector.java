@@ -106,9 +106,10 @@ public final class DeletionVector {
    * {@code expectedCardinality} positions (the manifest's {@code record_count}).
    */
   public static DeletionVector read(InputFile puffin, long offset, long length, long expectedCardinality) {
-    if (length > Integer.MAX_VALUE || length < 0) {
+    if (length > Integer.MAX_VALUE || length < 0 || offset < 0) {
       throw new FloeFormatException("Invalid deletion vector in " + puffin.location() + " at offset "
-          + offset + ": expected a blob length from 0 to " + Integer.MAX_VALUE + ", found " + length);
+          + offset + ": expected an offset of 0 or more and a blob length from 0 to " + Integer.MAX_VALUE
+          + ", found offset " + offset + " and length " + length);
     }
     byte[] blob = Puffin.read(puffin).build().readRange(offset, (int) length);
     return deserialize(blob, expectedCardinality, "deletion vector in " + puffin.location() + " at offset " + offset);

@@ -4,6 +4,8 @@ import io.floe.format.io.FileIO;
 import io.floe.format.io.InputFile;
 import io.floe.format.metadata.TableProperties;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +34,9 @@ public final class IndexListFiles {
     InputFile file = io.newInputFile(location);
     String json;
     try {
-      json = new String(file.readAllBytes(), StandardCharsets.UTF_8);
+      json = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(file.readAllBytes())).toString();
+    } catch (CharacterCodingException e) {
+      throw IndexErrors.unreadableIndexList(table, location, "the file is not UTF-8 text (" + e + ")", e);
     } catch (IOException | UncheckedIOException e) {
       throw IndexErrors.unreadableIndexList(table, location, "the file cannot be read (" + e.getMessage() + ")", e);
     }

@@ -99,9 +99,10 @@ public final class IndexListParser {
 
   private static TableIndex indexFromJson(JsonNode node) {
     String name = JsonUtil.getString(NAME, node);
+    String typeName = JsonUtil.getString(TYPE, node);
     IndexType type;
     try {
-      type = IndexType.fromName(JsonUtil.getString(TYPE, node));
+      type = IndexType.fromName(typeName);
     } catch (IllegalArgumentException e) {
       throw JsonUtil.invalid(TYPE, "inverted or btree", node.get(TYPE));
     }

@@ -1,6 +1,5 @@
 package io.floe.format.manifest;
 
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,22 +8,19 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 import org.apache.avro.NameValidator;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DatumReader;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.FastReaderBuilder;
 
 /**
  * Decodes an Avro object container file held in memory, as Avro's {@code DataFileReader} does, but
  * parses each distinct writer schema once: metadata files of one table carry a handful of schema
- * texts, and parsing the schema of every manifest read was most of a commit's CPU. Files with a
- * codec other than null or deflate are left to {@code DataFileReader} ({@link #decode} returns null).
+ * texts, and parsing the schema of every manifest read was most of a commit's CPU. Every length it
+ * reads is checked against the bytes there before anything is allocated: block sizes against the
+ * file, decompressed sizes against a budget per file, and values through {@link BlockDecoder}.
  *
  * <pre>
  * "Obj" 0x01 | metadata: map&lt;bytes&gt; (avro.schema, avro.codec, ...) | sync (16 bytes)
@@ -38,11 +34,12 @@ final class AvroContainer {
   private static final int SYNC_SIZE = 16;
   private static final int CACHED_SCHEMAS = 64;
   /**
-   * Decompressed bytes a file may hold: 64 times its own size, at least 256 MiB. Deflate can expand a
-   * block about a thousand times, so without a cap a small crafted file exhausts the heap.
+   * Decompressed bytes a file may hold: 32 times its own size, at least 64 MiB. Deflate and
+   * zstandard can expand a block a thousand times or more, so without a cap a small crafted file
+   * exhausts the heap (metadata Avro compresses about 5 to 10 times).
    */
-  private static final long MIN_INFLATED_LIMIT = 256L << 20;
-  private static final int INFLATION_RATIO_LIMIT = 64;
+  private static final long MIN_INFLATED_LIMIT = 64L << 20;
+  private static final int INFLATION_RATIO_LIMIT = 32;
   private static final Map<String, Parsed> SCHEMAS = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, Parsed> eldest) {
@@ -72,7 +69,7 @@ final class AvroContainer {
     this.lastSync = lastSync;
   }
 
-  /** The file's schema, user metadata (keys not starting with "avro.") and records; null for other codecs. */
+  /** The file's schema, user metadata (keys not starting with "avro.") and records. */
   static AvroContainer decode(byte[] bytes) throws IOException {
     Input in = new Input(bytes);
     if (bytes.length < MAGIC.length || !Arrays.equals(Arrays.copyOf(bytes, MAGIC.length), MAGIC)) {
@@ -82,9 +79,7 @@ final class AvroContainer {
     Map<String, byte[]> header = in.readMetadata();
     String codec = header.containsKey("avro.codec")
         ? new String(header.get("avro.codec"), StandardCharsets.UTF_8) : "null";
-    if (!codec.equals("null") && !codec.equals("deflate")) {
-      return null;
-    }
+    AvroBlockCodec blockCodec = AvroBlockCodec.forName(codec);
     byte[] schemaJson = header.get("avro.schema");
     if (schemaJson == null) {
       throw new IOException("no avro.schema in the file header");
@@ -101,7 +96,6 @@ final class AvroContainer {
     DatumReader<GenericRecord> reader = parsed.reader();
     List<GenericRecord> records = new ArrayList<>();
     int lastSync = in.pos;
-    BinaryDecoder decoder = null;
     long inflateBudget = Math.max(MIN_INFLATED_LIMIT, (long) INFLATION_RATIO_LIMIT * bytes.length);
     while (in.pos < bytes.length) {
       byte[] block;
@@ -119,14 +113,14 @@ final class AvroContainer {
       } catch (EOFException truncated) {
         break;
       }
-      byte[] data = codec.equals("deflate") ? inflate(block, inflateBudget) : block;
+      byte[] data = blockCodec.decompress(block, inflateBudget);
       inflateBudget -= data.length;
       // Every metadata record takes at least one byte; this also stops a huge count of empty records.
       if (count > data.length) {
         throw new IOException("invalid block ending at byte " + in.pos + ": " + count + " records in "
             + data.length + " bytes");
       }
-      decoder = DecoderFactory.get().binaryDecoder(data, decoder);
+      BlockDecoder decoder = new BlockDecoder(data);
       for (long i = 0; i < count; i++) {
         records.add(reader.read(null, decoder));
       }
@@ -154,32 +148,6 @@ final class AvroContainer {
       SCHEMAS.put(json, parsed);
     }
     return parsed;
-  }
-
-  /** The inflated block; fails past {@code limit} bytes. */
-  private static byte[] inflate(byte[] compressed, long limit) throws IOException {
-    Inflater inflater = new Inflater(true);
-    try {
-      inflater.setInput(compressed);
-      limit = Math.max(0, Math.min(limit, Integer.MAX_VALUE - 8));
-      ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(limit, compressed.length * 4L));
-      byte[] buffer = new byte[8192];
-      while (!inflater.finished()) {
-        int n = inflater.inflate(buffer);
-        if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-          break;
-        }
-        if (n > limit - out.size()) {
-          throw new IOException("deflate block expands past " + limit + " bytes, the limit for this file");
-        }
-        out.write(buffer, 0, n);
-      }
-      return out.toByteArray();
-    } catch (DataFormatException e) {
-      throw new IOException("invalid deflate block: " + e.getMessage(), e);
-    } finally {
-      inflater.end();
-    }
   }
 
   /** A position in the file's bytes; EOFException when a read runs past the end. */

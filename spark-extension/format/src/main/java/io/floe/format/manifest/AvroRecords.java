@@ -15,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.avro.file.DataFileReader;
-import org.apache.avro.file.SeekableByteArrayInput;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
 
@@ -57,32 +55,10 @@ final class AvroRecords {
     }
     try {
       AvroContainer container = AvroContainer.decode(bytes);
-      if (container == null) {
-        return readWithAvro(location, what, bytes);
-      }
       checkComplete(location, what, container.lastSync, bytes.length);
       return new AvroRecords(location, what, container.schema, container.metadata, container.records);
     } catch (IOException | RuntimeException e) {
       throw invalid(location, what, e);
-    }
-  }
-
-  /** Files with a codec {@link AvroContainer} does not decode (snappy, zstandard, ...): Avro's reader. */
-  private static AvroRecords readWithAvro(String location, String what, byte[] bytes) throws IOException {
-    try (DataFileReader<GenericRecord> avro =
-        new DataFileReader<>(new SeekableByteArrayInput(bytes), new UncachedDatumReader())) {
-      Map<String, String> meta = new HashMap<>();
-      for (String key : avro.getMetaKeys()) {
-        if (!key.startsWith("avro.")) {
-          meta.put(key, avro.getMetaString(key));
-        }
-      }
-      List<GenericRecord> records = new ArrayList<>();
-      while (avro.hasNext()) {
-        records.add(avro.next());
-      }
-      checkComplete(location, what, avro.previousSync(), bytes.length);
-      return new AvroRecords(location, what, avro.getSchema(), meta, records);
     }
   }
 
@@ -271,6 +247,10 @@ final class AvroRecords {
         throw error("field " + name + " is not an array of key/value records");
       }
       GenericRecord kv = (GenericRecord) item;
+      if (kv.getSchema().getField("key") == null || kv.getSchema().getField("value") == null) {
+        throw error("field " + name + " is not an array of key/value records (its records have fields "
+            + kv.getSchema().getFields().stream().map(f -> f.name()).toList() + ")");
+      }
       Object key = kv.get("key");
       if (key == null) {
         throw error("field " + name + " has a null key");

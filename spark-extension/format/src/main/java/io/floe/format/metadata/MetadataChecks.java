@@ -1,7 +1,10 @@
 package io.floe.format.metadata;
 
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 
 /**
@@ -40,6 +43,7 @@ final class MetadataChecks {
       throw invalid("next-row-id is negative: " + m.nextRowId());
     }
     checkSnapshots(m);
+    checkAncestry(m);
     checkRefs(m);
     checkLog("snapshot-log", m.snapshotLog(), SnapshotLogEntry::timestampMillis, m.lastUpdatedMillis());
     checkLog("metadata-log", m.previousFiles(), MetadataLogEntry::timestampMillis, m.lastUpdatedMillis());
@@ -57,6 +61,26 @@ final class MetadataChecks {
               + ", greater than last-sequence-number " + m.lastSequenceNumber());
         }
       }
+    }
+  }
+
+  /**
+   * No snapshot is its own ancestor: history walks (ancestors, conflict validation, expiry) follow
+   * parent-snapshot-id until it leaves the table, and a cycle would never end. Each snapshot is
+   * walked once.
+   */
+  private static void checkAncestry(TableMetadata m) {
+    Set<Long> acyclic = new HashSet<>();
+    for (Snapshot s : m.snapshots()) {
+      Set<Long> chain = new LinkedHashSet<>();
+      for (Snapshot at = s; at != null && !acyclic.contains(at.snapshotId());
+          at = at.parentId() == null ? null : m.snapshot(at.parentId())) {
+        if (!chain.add(at.snapshotId())) {
+          throw invalid("snapshot " + at.snapshotId() + " is its own ancestor (parent-snapshot-id cycle through "
+              + chain + ")");
+        }
+      }
+      acyclic.addAll(chain);
     }
   }
 

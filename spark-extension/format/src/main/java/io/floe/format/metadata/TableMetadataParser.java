@@ -38,7 +38,9 @@ import java.util.zip.GZIPOutputStream;
 public final class TableMetadataParser {
   private TableMetadataParser() {}
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** A key given twice is an error: readers that keep the first and the last would see two tables. */
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
   /** Writes characters outside the BMP as 4-byte UTF-8, not as escaped surrogates: as the String does. */
   private static final JsonFactory BYTES_FACTORY = JsonFactory.builder()
       .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
@@ -203,11 +205,41 @@ public final class TableMetadataParser {
   /** The JSON bytes of a metadata file, unzipped when the name says gzip; nothing is parsed. */
   public static byte[] readJsonBytes(FileIO io, String location) {
     InputFile in = io.newInputFile(location);
-    try (InputStream stream = in.newStream();
-        InputStream source = isGzip(location) ? new GZIPInputStream(stream) : stream) {
-      return source.readAllBytes();
+    if (!isGzip(location)) {
+      try (InputStream stream = in.newStream()) {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read metadata file " + location, e);
+      }
+    }
+    byte[] compressed;
+    try (InputStream stream = in.newStream()) {
+      compressed = stream.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read metadata file " + location, e);
+    }
+    return gunzip(location, compressed);
+  }
+
+  /**
+   * The unzipped JSON, at most {@link #GZIP_RATIO_LIMIT} times the compressed size (at least 64 MiB):
+   * metadata JSON compresses about 10 times, and a crafted file can expand a thousand times.
+   */
+  private static byte[] gunzip(String location, byte[] compressed) {
+    long limit = Math.min(Integer.MAX_VALUE - 8, Math.max(64L << 20, GZIP_RATIO_LIMIT * (long) compressed.length));
+    try (InputStream source = new GZIPInputStream(new java.io.ByteArrayInputStream(compressed))) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(compressed.length * 4);
+      byte[] buffer = new byte[8192];
+      for (int n = source.read(buffer); n >= 0; n = source.read(buffer)) {
+        if (n > limit - out.size()) {
+          throw error(location, "gzip data expands past " + limit + " bytes (" + GZIP_RATIO_LIMIT
+              + " times the file), more than table metadata holds", null);
+        }
+        out.write(buffer, 0, n);
+      }
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw error(location, "the name says gzip, but the file is not valid gzip (" + e.getMessage() + ")", e);
     }
   }
 
@@ -231,7 +263,11 @@ public final class TableMetadataParser {
           ? " at line " + ((com.fasterxml.jackson.core.JsonProcessingException) e).getLocation().getLineNr()
               + ", column " + ((com.fasterxml.jackson.core.JsonProcessingException) e).getLocation().getColumnNr()
           : "";
-      throw error(location, "invalid JSON" + where + " (not a table metadata file, or a damaged one)", null);
+      String duplicate = e instanceof com.fasterxml.jackson.core.JsonProcessingException
+          && ((com.fasterxml.jackson.core.JsonProcessingException) e).getOriginalMessage().startsWith("Duplicate field")
+          ? ": " + ((com.fasterxml.jackson.core.JsonProcessingException) e).getOriginalMessage() : "";
+      throw error(location, "invalid JSON" + where + duplicate
+          + " (not a table metadata file, or a damaged one)", null);
     }
     if (node == null || !node.isObject()) {
       throw error(location, "not a JSON object", null);
@@ -251,6 +287,8 @@ public final class TableMetadataParser {
   private static FloeFormatException error(String location, String problem, Exception cause) {
     return new FloeFormatException("Cannot parse metadata file " + location + ": " + problem, cause);
   }
+
+  private static final int GZIP_RATIO_LIMIT = 100;
 
   private static boolean isGzip(String location) {
     return location.endsWith(".gz.metadata.json") || location.endsWith(".metadata.json.gz");

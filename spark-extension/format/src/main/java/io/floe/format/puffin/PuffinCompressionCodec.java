@@ -46,6 +46,10 @@ public enum PuffinCompressionCodec {
         "Unsupported Puffin compression codec: " + name + " (expected lz4 or zstd)");
   }
 
+  private static final long MIN_LIMIT = 16L << 20;
+  private static final long MAX_LIMIT = 256L << 20;
+  private static final int MAX_RATIO = 256;
+
   byte[] compress(byte[] data) {
     switch (this) {
       case NONE:
@@ -70,25 +74,30 @@ public enum PuffinCompressionCodec {
     }
   }
 
-  /** Decompresses one frame; throws IOException when the bytes are not a valid frame. */
+  /**
+   * Decompresses one frame; throws IOException when the bytes are not a valid frame or expand past
+   * {@link #MAX_RATIO} times their size (at least {@link #MIN_LIMIT}): a few KiB of zstd can hold
+   * gigabytes of zeros, while Puffin's blobs (sketches, index pages) compress a few times at most.
+   */
   byte[] decompress(byte[] data) throws IOException {
-    switch (this) {
-      case NONE:
-        return data;
-      case LZ4:
-        try (InputStream in = new LZ4FrameInputStream(new ByteArrayInputStream(data))) {
-          return in.readAllBytes();
-        } catch (RuntimeException e) {
-          throw new IOException("invalid lz4 frame: " + e.getMessage(), e);
+    if (this == NONE) {
+      return data;
+    }
+    long limit = Math.min(MAX_LIMIT, Math.max(MIN_LIMIT, (long) MAX_RATIO * data.length));
+    try (InputStream in = this == LZ4 ? new LZ4FrameInputStream(new ByteArrayInputStream(data))
+        : new ZstdInputStreamNoFinalizer(new ByteArrayInputStream(data))) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        if (n > limit - out.size()) {
+          throw new IOException(codecName + " frame of " + data.length + " bytes expands past " + limit
+              + " bytes");
         }
-      case ZSTD:
-        try (InputStream in = new ZstdInputStreamNoFinalizer(new ByteArrayInputStream(data))) {
-          return in.readAllBytes(); // also frames that do not state their content size
-        } catch (RuntimeException e) {
-          throw new IOException("invalid zstd frame: " + e.getMessage(), e);
-        }
-      default:
-        throw new IllegalStateException("Unknown codec " + this);
+        out.write(buffer, 0, n);
+      }
+      return out.toByteArray();
+    } catch (RuntimeException e) {
+      throw new IOException("invalid " + codecName + " frame: " + e.getMessage(), e);
     }
   }
 }

@@ -113,6 +113,7 @@ public final class SchemaParser {
     if (!type.isStructType()) {
       throw new IllegalArgumentException("Cannot parse schema: not a struct: " + node);
     }
+    TypeUtil.indexById(type.asStructType()); // a field id used twice is an error here, not at first lookup
     int schemaId = node.has(SCHEMA_ID) ? JsonUtil.getInt(SCHEMA_ID, node) : 0;
     Set<Integer> identifiers = new HashSet<>();
     if (node.has(IDENTIFIER_FIELD_IDS)) {

@@ -18,7 +18,8 @@ public final class JsonUtil {
   private JsonUtil() {}
 
   private static final JsonFactory FACTORY = new JsonFactory();
-  private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
+  private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY)
+      .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   public interface ToJson {
     void generate(JsonGenerator gen) throws IOException;
@@ -176,7 +177,7 @@ public final class JsonUtil {
 
   /** {@code invalid field x: expected ..., found ...}, the found value cut at 100 characters. */
   public static IllegalArgumentException invalid(String field, String expected, JsonNode found) {
-    String shown = found.toString();
+    String shown = found == null ? "nothing" : found.toString();
     if (shown.length() > 100) {
       shown = shown.substring(0, 100) + "...";
     }

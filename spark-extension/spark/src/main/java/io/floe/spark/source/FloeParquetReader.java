@@ -1,5 +1,7 @@
 package io.floe.spark.source;
 
+import io.floe.format.FileErrors;
+import io.floe.format.FloeException;
 import io.floe.format.deletes.RoaringPositionBitmap;
 import io.floe.spark.util.SparkSchemas;
 import java.io.FileNotFoundException;
@@ -15,6 +17,7 @@ import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.parquet.schema.GroupType;
+import org.apache.spark.TaskKilledException;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
@@ -105,9 +108,16 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
         open();
       } catch (FileNotFoundException e) {
         throw onMissingFile != null ? onMissingFile.apply(e) : e;
+      } catch (IOException e) {
+        if (interrupted(e)) {
+          throw e;
+        }
+        throw corrupt(e);
+      } catch (RuntimeException e) {
+        throw corrupt(e);
       }
     }
-    while (reader.nextBatch()) {
+    while (nextBatch()) {
       ColumnarBatch raw = reader.resultBatch();
       long firstPosition = nextPosition;
       nextPosition += raw.numRows();
@@ -118,6 +128,37 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     }
     current = null;
     return false;
+  }
+
+  private boolean nextBatch() throws IOException {
+    try {
+      return reader.nextBatch();
+    } catch (IOException e) {
+      if (interrupted(e)) {
+        throw e;
+      }
+      throw corrupt(e);
+    } catch (RuntimeException e) {
+      throw corrupt(e);
+    }
+  }
+
+  /** A read stopped by a cancelled task, not by the file's bytes. */
+  private static boolean interrupted(IOException e) {
+    return e instanceof java.io.InterruptedIOException || e instanceof java.nio.channels.ClosedByInterruptException
+        || e.getCause() instanceof InterruptedException;
+  }
+
+  /**
+   * A damaged data file (bad magic, footer, page or encoding, as Parquet reports it) as Floe's file
+   * error naming the file: Parquet's own messages often name neither the file nor the table.
+   * Floe's errors and a killed task pass through.
+   */
+  private RuntimeException corrupt(Exception e) {
+    if (e instanceof FloeException || e instanceof TaskKilledException) {
+      return (RuntimeException) e;
+    }
+    return FileErrors.unreadable(location, null, e);
   }
 
   @Override
