@@ -1,0 +1,253 @@
+"""R5, maintenance safety (goal G7): expire_snapshots, remove_orphan_files, rewrite_data_files,
+rewrite_manifests and DROP TABLE ... PURGE, run through Spark SQL as users run them, never delete
+a file that a retained snapshot, branch, tag, statistics entry or index list still reaches, nor
+anything outside the table's folder.
+
+The oracle is ``floe.inspect.reachable_files``, a walk of the metadata in Python (not the Java
+code under test). Outside the table a tripwire (the hash of every file below a sibling table's
+folder and a folder outside the warehouse) must not change. docs/reliability.md, section R5.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from jvm_tables import table_ops
+from reliability_figures import record
+from row_level_tables import location
+
+import floe.inspect as inspect
+from floe.inspect._paths import local_path
+from floe.inspect.reachable import Reachability, normalized
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+MOR = (
+    "'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', "
+    "'write.merge.mode'='merge-on-read'"
+)
+TEN_DAYS_AGO = time.time() - 10 * 24 * 3600
+FUTURE = "TIMESTAMP '2999-01-01 00:00:00'"
+#: Kinds of files that only metadata bookkeeping (not a snapshot) decides to keep or delete.
+BOOKKEEPING = {"metadata", "metadata-log", "version-hint", "index-list", "index-segment"}
+WORKER = Path(__file__).parent / "helpers" / "append_worker.py"
+
+FIGURES: dict[str, int | float] = {}
+
+
+def count(**add: int | float) -> None:
+    """Add to the tier's figures and record the totals so far."""
+    for key, value in add.items():
+        FIGURES[key] = FIGURES.get(key, 0) + value
+    record("R5", **FIGURES)
+
+
+# --- the oracle and the tripwire ---------------------------------------------------------------
+
+
+def walk(table_location: str) -> Reachability:
+    found = inspect.reachable_files(table_location)
+    assert found.unreadable == {}, found.unreadable
+    count(files_walked=len(found.files))
+    return found
+
+
+def snapshot_files(found: Reachability) -> set[Path]:
+    return {p for p, kind in found.files.items() if kind not in BOOKKEEPING}
+
+
+def check_kept(before: Reachability, table_location: str) -> Reachability:
+    """Every file the metadata reaches exists, and every file a snapshot still retained reached
+    before still exists. Returns the walk after."""
+    after = walk(table_location)
+    missing = after.missing()
+    count(reachable_deleted=len(missing), scenarios=1)
+    assert missing == [], f"maintenance deleted reachable files: {missing}"
+    return after
+
+
+def tripwire(*folders: Path) -> dict[str, str]:
+    """The hash of every file (and link) below ``folders``, by path."""
+    found: dict[str, str] = {}
+    for folder in folders:
+        for dirpath, dirnames, filenames in os.walk(folder):
+            for name in [*filenames, *(d for d in dirnames if os.path.islink(Path(dirpath, d)))]:
+                path = Path(dirpath, name)
+                data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+                found[str(path)] = hashlib.sha256(data).hexdigest()
+    return found
+
+
+def check_tripwire(before: dict[str, str], *folders: Path) -> None:
+    after = tripwire(*folders)
+    changed = sorted(set(before) ^ set(after) | {p for p in before if after.get(p, before[p]) != before[p]})
+    count(outside_deleted=len(set(before) - set(after)))
+    assert changed == [], f"maintenance changed files outside the table: {changed}"
+
+
+def age(folder: Path, seconds_ago: float = time.time() - TEN_DAYS_AGO) -> None:
+    at = time.time() - seconds_ago
+    for path in folder.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            os.utime(path, (at, at))
+
+
+def plant(folder: Path, relative: str, seconds_ago: float = time.time() - TEN_DAYS_AGO) -> Path:
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"planted: no metadata references this file")
+    os.utime(path, (time.time() - seconds_ago,) * 2)
+    return path
+
+
+def call(spark: SparkSession, procedure: str, args: str) -> list[Any]:
+    return spark.sql(f"CALL floe.system.{procedure}({args})").collect()
+
+
+def rows(spark: SparkSession, query: str) -> list[tuple[Any, ...]]:
+    return sorted((tuple(r) for r in spark.sql(query).collect()), key=repr)
+
+
+def snapshot_ids(table_location: str) -> list[int]:
+    snaps = inspect.load_table_metadata(table_location)["snapshots"]
+    return [int(s["snapshot-id"]) for s in sorted(snaps, key=lambda s: s["sequence-number"])]
+
+
+def set_refs(spark: SparkSession, warehouse: Path, ns: str, table: str, **refs: tuple[str, int]) -> None:
+    """Creates branches and tags through the format API (Floe has no SQL for them, as README says)."""
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    ops = table_ops(spark, warehouse, ns, table)
+    base = ops.refresh()
+    builder = jvm.io.floe.format.metadata.TableMetadata.buildFrom(base)
+    ref = jvm.io.floe.format.metadata.SnapshotRef
+    for name, (kind, snapshot_id) in refs.items():
+        builder = builder.setRef(name, ref.branch(snapshot_id) if kind == "branch" else ref.tag(snapshot_id))
+    ops.commit(base, builder.build())
+
+
+def append_foreign_files(spark: SparkSession, warehouse: Path, ns: str, table: str, paths: Iterable[str]) -> None:
+    """A metadata-only append of files Floe did not write (as a faulty tool or a copied table would)."""
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    fmt = jvm.io.floe.format
+    ops = table_ops(spark, warehouse, ns, table)
+    append = fmt.commit.AppendFiles(ops)
+    for path in paths:
+        data_file = (
+            fmt.manifest.DataFile.builder(ops.current().spec()).withPath(path).withFormat("PARQUET")
+            .withRecordCount(1).withFileSizeInBytes(os.path.getsize(local_path(path))).build()
+        )
+        append = append.appendFile(data_file)
+    append.commit()
+
+
+# --- the fixture: main, a branch, a tag, a staged snapshot, statistics, deletes, an index -------
+
+
+class Fixture:
+    """floe.<ns>.t: six snapshots; main, branch ``audit`` (off main's history), tag ``v1``, a staged
+    snapshot no ref reaches (as write-audit-publish leaves one; Floe refuses WAP writes itself),
+    a Puffin statistics file, position deletes (v2) or deletion vectors (v3) and an index."""
+
+    def __init__(self, spark: SparkSession, warehouse: Path, ns: str, version: int) -> None:
+        self.spark, self.ns = spark, ns
+        self.name = f"floe.{ns}.t"
+        self.loc = location(warehouse, ns, "t")
+        self.root = local_path(self.loc)
+        name = self.name
+        spark.sql(
+            f"CREATE TABLE {name} (id BIGINT, s STRING, p STRING) PARTITIONED BY (p) "
+            f"TBLPROPERTIES ({MOR}, 'format-version'='{version}')"
+        )
+        spark.sql(f"INSERT INTO {name} VALUES (0, 'a0', 'a'), (1, 'b0', 'b'), (2, 'a1', 'a')")
+        spark.sql(f"INSERT INTO {name} VALUES (3, 'b1', 'b'), (4, 'a2', 'a'), (5, 'b2', 'b')")
+        spark.sql(f"DELETE FROM {name} WHERE id IN (0, 3)")
+        spark.sql(f"ANALYZE TABLE {name} COMPUTE STATISTICS FOR ALL COLUMNS")
+        spark.sql(f"CREATE INDEX by_s ON {name} (s)")
+        spark.sql(f"UPDATE {name} SET s = 'u' WHERE id = 4")
+        s1, s2, s3, s4 = snapshot_ids(self.loc)
+        self.branch_rows = rows(spark, f"SELECT * FROM {name}")
+        call(spark, "rollback_to_snapshot", f"'{ns}.t', {s3}")
+        spark.sql(f"INSERT OVERWRITE {name} SELECT * FROM {name} WHERE p = 'b'")  # main leaves s4
+        spark.sql(f"INSERT INTO {name} VALUES (6, 'staged', 'c')")
+        s5, s6 = snapshot_ids(self.loc)[4:]
+        call(spark, "rollback_to_snapshot", f"'{ns}.t', {s5}")  # s6: staged, no ref reaches it
+        set_refs(spark, warehouse, ns, "t", audit=("branch", s4), v1=("tag", s1))
+        self.ids = {"s1": s1, "s2": s2, "s3": s3, "s4": s4, "s5": s5, "s6": s6}
+        self.kinds = set(walk(self.loc).files.values())
+        deletes = "position-deletes" if version == 2 else "deletion-vector"
+        assert {deletes, "statistics", "index-list", "index-segment"} <= self.kinds, self.kinds
+
+    def ref_rows(self) -> dict[str, list[tuple[Any, ...]]]:
+        """The rows of main, of the branch, of the tag and of the staged snapshot while it exists."""
+        found = {"main": rows(self.spark, f"SELECT * FROM {self.name}")}
+        versions = ["'audit'", "'v1'"]
+        if self.ids["s6"] in snapshot_ids(self.loc):
+            versions.append(str(self.ids["s6"]))
+        for version in versions:
+            found[version] = rows(self.spark, f"SELECT * FROM {self.name} VERSION AS OF {version}")
+        return found
+
+
+@pytest.fixture
+def outside(warehouse: Path, tmp_path: Path, namespace: str, spark: SparkSession) -> Path:
+    """A folder outside the warehouse, and a sibling table t2, both with files the tripwire hashes."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "precious.parquet").write_bytes(b"someone else's data")
+    os.utime(folder / "precious.parquet", (TEN_DAYS_AGO, TEN_DAYS_AGO))
+    spark.sql(f"CREATE TABLE floe.{namespace}.t2 (id BIGINT, s STRING, p STRING)")
+    spark.sql(f"INSERT INTO floe.{namespace}.t2 VALUES (100, 'x', 'y')")
+    age(local_path(location(warehouse, namespace, "t2")))
+    return folder
+
+
+def sibling(warehouse: Path, namespace: str) -> Path:
+    return local_path(location(warehouse, namespace, "t2"))
+
+
+# --- expire_snapshots ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_expire_keeps_every_ref_and_deletes_only_what_expired_snapshots_alone_reached(
+    spark: SparkSession, warehouse: Path, namespace: str, outside: Path, version: int
+) -> None:
+    started = time.monotonic()
+    fx = Fixture(spark, warehouse, namespace, version)
+    wire = tripwire(outside, sibling(warehouse, namespace))
+    before_rows = fx.ref_rows()
+    before = walk(fx.loc)
+
+    # an explicit id in the middle of history: the staged snapshot (young) stays
+    call(spark, "expire_snapshots", f"table => '{namespace}.t', snapshot_ids => array({fx.ids['s2']})")
+    middle = check_kept(before, fx.loc)
+    assert sorted(middle.snapshots) == sorted(i for k, i in fx.ids.items() if k != "s2")
+    assert fx.ref_rows() == before_rows
+
+    # everything but the refs' heads: s2, s3 and the staged s6 go
+    call(spark, "expire_snapshots", f"table => '{namespace}.t', older_than => {FUTURE}, retain_last => 1")
+    after = check_kept(middle, fx.loc)
+    assert sorted(after.snapshots) == sorted([fx.ids["s1"], fx.ids["s4"], fx.ids["s5"]])
+    assert after.refs == before.refs
+    expected_rows = {k: v for k, v in before_rows.items() if k != str(fx.ids["s6"])}
+    assert fx.ref_rows() == expected_rows
+    # completeness: what only expired snapshots reached is gone (statistics of s3 included)
+    expired_only = snapshot_files(before) - snapshot_files(after)
+    assert expired_only, "the fixture must leave files that only expired snapshots reach"
+    left = sorted(p for p in expired_only if p.exists())
+    assert left == [], f"expire left files that no retained snapshot reaches: {left}"
+    check_tripwire(wire, outside, sibling(warehouse, namespace))
+    count(expired_files_deleted=len(expired_only), seconds=round(time.monotonic() - started, 1))
