@@ -251,3 +251,83 @@ def test_expire_keeps_every_ref_and_deletes_only_what_expired_snapshots_alone_re
     assert left == [], f"expire left files that no retained snapshot reaches: {left}"
     check_tripwire(wire, outside, sibling(warehouse, namespace))
     count(expired_files_deleted=len(expired_only), seconds=round(time.monotonic() - started, 1))
+
+
+# --- remove_orphan_files with an in-flight writer, rewrite_data_files, rewrite_manifests ---------
+
+
+def test_orphan_removal_and_rewrites_keep_every_reachable_and_in_flight_file(
+    spark: SparkSession, warehouse: Path, namespace: str, outside: Path
+) -> None:
+    started = time.monotonic()
+    fx = Fixture(spark, warehouse, namespace, 3)
+    for k in (7, 8):  # small files on main for the rewrite to compact
+        spark.sql(f"INSERT INTO {fx.name} VALUES ({k}, 'b{k}', 'b')")
+    before_rows = fx.ref_rows()
+    before = walk(fx.loc)
+    age(fx.root)
+    orphans = {
+        plant(fx.root, "data/p=a/orphan-0.parquet"),
+        plant(fx.root, "data/orphan-1.parquet"),
+        plant(fx.root, "metadata/snap-0-0-orphan.avro"),
+        plant(fx.root, "metadata/orphan-stats.puffin"),
+        plant(fx.root, "stray.txt"),
+    }
+    # another engine's writer: wrote an hour ago, has not committed, leaves no marker
+    other_writer = plant(fx.root, "data/p=b/00000-other-engine.parquet", seconds_ago=3600)
+    wire = tripwire(outside, sibling(warehouse, namespace))
+    table = f"table => '{namespace}.t'"
+
+    with pytest.raises(Exception, match="less than 24 hours ago"):
+        call(spark, "remove_orphan_files", f"{table}, older_than => current_timestamp()")
+    assert all(p.exists() for p in orphans), "a refused run deletes nothing"
+
+    # Floe's own writer in flight: rewrite_data_files paused after writing, before committing
+    gate = spark._jvm.io.floe.spark.procedures.RewriteCommitGate  # type: ignore[union-attr]
+    gate.hold()
+    paused_at = time.time() - 1
+    outcome: list[Any] = []
+
+    def rewrite() -> None:
+        try:
+            outcome.extend(call(spark, "rewrite_data_files", f"{table}, options => map('min-input-files', '1')"))
+        except Exception as e:
+            outcome.append(e)
+
+    thread = threading.Thread(target=rewrite, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 120
+        while not gate.reached():
+            assert thread.is_alive(), f"the rewrite finished before its commit: {outcome}"
+            assert time.monotonic() < deadline, "the rewrite never reached its commit"
+            time.sleep(0.05)
+        written = {p for p in (fx.root / "data").rglob("*.parquet") if p.stat().st_mtime > paused_at}
+        assert written, "the paused rewrite has written its files"
+        removed = {Path(r.orphan_file_location) for r in call(spark, "remove_orphan_files", table)}
+        removed = {local_path(str(p)) for p in removed}
+    finally:
+        gate.release()
+        thread.join(180)
+    assert not thread.is_alive()
+    assert not isinstance(outcome[0], Exception), outcome
+    count(orphans_planted=len(orphans), orphans_removed=len(removed & orphans), in_flight_files=len(written) + 1)
+    assert removed == orphans
+    assert not any(p.exists() for p in orphans)
+    assert all(p.exists() for p in written), "the in-flight rewrite lost its files"
+    assert other_writer.exists(), "a file younger than older_than was deleted"
+    rewritten = check_kept(before, fx.loc)
+    assert {normalized(str(p)) for p in written} <= set(rewritten.files), "the rewrite committed its files"
+    assert fx.ref_rows() == before_rows
+
+    call(spark, "rewrite_manifests", table)
+    after = check_kept(rewritten, fx.loc)
+    assert fx.ref_rows() == before_rows
+    age(fx.root)
+    other_writer.unlink()
+    # files the rewrites replaced stay: older snapshots and the refs still reach them
+    assert call(spark, "remove_orphan_files", table) == []
+    check_kept(after, fx.loc)
+    assert fx.ref_rows() == before_rows
+    check_tripwire(wire, outside, sibling(warehouse, namespace))
+    count(seconds=round(time.monotonic() - started, 1))
