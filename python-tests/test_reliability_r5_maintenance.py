@@ -11,8 +11,8 @@ folder and a folder outside the warehouse) must not change. docs/reliability.md,
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -82,16 +82,18 @@ def tripwire(*folders: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     for folder in folders:
         for dirpath, dirnames, filenames in os.walk(folder):
-            for name in [*filenames, *(d for d in dirnames if os.path.islink(Path(dirpath, d)))]:
+            for name in [*filenames, *(d for d in dirnames if Path(dirpath, d).is_symlink())]:
                 path = Path(dirpath, name)
-                data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+                data = str(path.readlink()).encode() if path.is_symlink() else path.read_bytes()
                 found[str(path)] = hashlib.sha256(data).hexdigest()
     return found
 
 
 def check_tripwire(before: dict[str, str], *folders: Path) -> None:
     after = tripwire(*folders)
-    changed = sorted(set(before) ^ set(after) | {p for p in before if after.get(p, before[p]) != before[p]})
+    changed = sorted(
+        set(before) ^ set(after) | {p for p in before if after.get(p, before[p]) != before[p]}
+    )
     count(outside_deleted=len(set(before) - set(after)))
     assert changed == [], f"maintenance changed files outside the table: {changed}"
 
@@ -124,8 +126,10 @@ def snapshot_ids(table_location: str) -> list[int]:
     return [int(s["snapshot-id"]) for s in sorted(snaps, key=lambda s: s["sequence-number"])]
 
 
-def set_refs(spark: SparkSession, warehouse: Path, ns: str, table: str, **refs: tuple[str, int]) -> None:
-    """Creates branches and tags through the format API (Floe has no SQL for them, as README says)."""
+def set_refs(
+    spark: SparkSession, warehouse: Path, ns: str, table: str, **refs: tuple[str, int]
+) -> None:
+    """Creates branches and tags through the format API (Floe has no SQL for them)."""
     jvm = spark.sparkContext._jvm
     assert jvm is not None
     ops = table_ops(spark, warehouse, ns, table)
@@ -133,12 +137,16 @@ def set_refs(spark: SparkSession, warehouse: Path, ns: str, table: str, **refs: 
     builder = jvm.io.floe.format.metadata.TableMetadata.buildFrom(base)
     ref = jvm.io.floe.format.metadata.SnapshotRef
     for name, (kind, snapshot_id) in refs.items():
-        builder = builder.setRef(name, ref.branch(snapshot_id) if kind == "branch" else ref.tag(snapshot_id))
+        builder = builder.setRef(
+            name, ref.branch(snapshot_id) if kind == "branch" else ref.tag(snapshot_id)
+        )
     ops.commit(base, builder.build())
 
 
-def append_foreign_files(spark: SparkSession, warehouse: Path, ns: str, table: str, paths: Iterable[str]) -> None:
-    """A metadata-only append of files Floe did not write (as a faulty tool or a copied table would)."""
+def append_foreign_files(
+    spark: SparkSession, warehouse: Path, ns: str, table: str, paths: Iterable[str]
+) -> None:
+    """A metadata-only append of files Floe did not write (a faulty tool, a copied table)."""
     jvm = spark.sparkContext._jvm
     assert jvm is not None
     fmt = jvm.io.floe.format
@@ -146,8 +154,12 @@ def append_foreign_files(spark: SparkSession, warehouse: Path, ns: str, table: s
     append = fmt.commit.AppendFiles(ops)
     for path in paths:
         data_file = (
-            fmt.manifest.DataFile.builder(ops.current().spec()).withPath(path).withFormat("PARQUET")
-            .withRecordCount(1).withFileSizeInBytes(os.path.getsize(local_path(path))).build()
+            fmt.manifest.DataFile.builder(ops.current().spec())
+            .withPath(path)
+            .withFormat("PARQUET")
+            .withRecordCount(1)
+            .withFileSizeInBytes(local_path(path).stat().st_size)
+            .build()
         )
         append = append.appendFile(data_file)
     append.commit()
@@ -191,7 +203,7 @@ class Fixture:
         assert {deletes, "statistics", "index-list", "index-segment"} <= self.kinds, self.kinds
 
     def ref_rows(self) -> dict[str, list[tuple[Any, ...]]]:
-        """The rows of main, of the branch, of the tag and of the staged snapshot while it exists."""
+        """The rows of main, the branch, the tag and the staged snapshot (while it exists)."""
         found = {"main": rows(self.spark, f"SELECT * FROM {self.name}")}
         versions = ["'audit'", "'v1'"]
         if self.ids["s6"] in snapshot_ids(self.loc):
@@ -203,7 +215,7 @@ class Fixture:
 
 @pytest.fixture
 def outside(warehouse: Path, tmp_path: Path, namespace: str, spark: SparkSession) -> Path:
-    """A folder outside the warehouse, and a sibling table t2, both with files the tripwire hashes."""
+    """A folder outside the warehouse and a sibling table t2: files the tripwire hashes."""
     folder = tmp_path / "outside"
     folder.mkdir()
     (folder / "precious.parquet").write_bytes(b"someone else's data")
@@ -218,7 +230,7 @@ def sibling(warehouse: Path, namespace: str) -> Path:
     return local_path(location(warehouse, namespace, "t2"))
 
 
-# --- expire_snapshots ------------------------------------------------------------------------------
+# --- expire_snapshots ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("version", [2, 3])
@@ -232,13 +244,21 @@ def test_expire_keeps_every_ref_and_deletes_only_what_expired_snapshots_alone_re
     before = walk(fx.loc)
 
     # an explicit id in the middle of history: the staged snapshot (young) stays
-    call(spark, "expire_snapshots", f"table => '{namespace}.t', snapshot_ids => array({fx.ids['s2']})")
+    call(
+        spark,
+        "expire_snapshots",
+        f"table => '{namespace}.t', snapshot_ids => array({fx.ids['s2']})",
+    )
     middle = check_kept(before, fx.loc)
     assert sorted(middle.snapshots) == sorted(i for k, i in fx.ids.items() if k != "s2")
     assert fx.ref_rows() == before_rows
 
     # everything but the refs' heads: s2, s3 and the staged s6 go
-    call(spark, "expire_snapshots", f"table => '{namespace}.t', older_than => {FUTURE}, retain_last => 1")
+    call(
+        spark,
+        "expire_snapshots",
+        f"table => '{namespace}.t', older_than => {FUTURE}, retain_last => 1",
+    )
     after = check_kept(middle, fx.loc)
     assert sorted(after.snapshots) == sorted([fx.ids["s1"], fx.ids["s4"], fx.ids["s5"]])
     assert after.refs == before.refs
@@ -290,7 +310,11 @@ def test_orphan_removal_and_rewrites_keep_every_reachable_and_in_flight_file(
 
     def rewrite() -> None:
         try:
-            outcome.extend(call(spark, "rewrite_data_files", f"{table}, options => map('min-input-files', '1')"))
+            outcome.extend(
+                call(
+                    spark, "rewrite_data_files", f"{table}, options => map('min-input-files', '1')"
+                )
+            )
         except Exception as e:
             outcome.append(e)
 
@@ -302,7 +326,9 @@ def test_orphan_removal_and_rewrites_keep_every_reachable_and_in_flight_file(
             assert thread.is_alive(), f"the rewrite finished before its commit: {outcome}"
             assert time.monotonic() < deadline, "the rewrite never reached its commit"
             time.sleep(0.05)
-        written = {p for p in (fx.root / "data").rglob("*.parquet") if p.stat().st_mtime > paused_at}
+        written = {
+            p for p in (fx.root / "data").rglob("*.parquet") if p.stat().st_mtime > paused_at
+        }
         assert written, "the paused rewrite has written its files"
         removed = {Path(r.orphan_file_location) for r in call(spark, "remove_orphan_files", table)}
         removed = {local_path(str(p)) for p in removed}
@@ -311,13 +337,19 @@ def test_orphan_removal_and_rewrites_keep_every_reachable_and_in_flight_file(
         thread.join(180)
     assert not thread.is_alive()
     assert not isinstance(outcome[0], Exception), outcome
-    count(orphans_planted=len(orphans), orphans_removed=len(removed & orphans), in_flight_files=len(written) + 1)
+    count(
+        orphans_planted=len(orphans),
+        orphans_removed=len(removed & orphans),
+        in_flight_files=len(written) + 1,
+    )
     assert removed == orphans
     assert not any(p.exists() for p in orphans)
     assert all(p.exists() for p in written), "the in-flight rewrite lost its files"
     assert other_writer.exists(), "a file younger than older_than was deleted"
     rewritten = check_kept(before, fx.loc)
-    assert {normalized(str(p)) for p in written} <= set(rewritten.files), "the rewrite committed its files"
+    assert {normalized(str(p)) for p in written} <= set(rewritten.files), (
+        "the rewrite committed its files"
+    )
     assert fx.ref_rows() == before_rows
 
     call(spark, "rewrite_manifests", table)
@@ -331,3 +363,183 @@ def test_orphan_removal_and_rewrites_keep_every_reachable_and_in_flight_file(
     assert fx.ref_rows() == before_rows
     check_tripwire(wire, outside, sibling(warehouse, namespace))
     count(seconds=round(time.monotonic() - started, 1))
+
+
+# --- poisoned metadata: files outside the table, path spellings, symbolic links ----------------
+
+
+@pytest.mark.parametrize("poison", ["outside", "link"])
+def test_poisoned_metadata_deletes_nothing_outside_the_table(
+    spark: SparkSession, warehouse: Path, namespace: str, outside: Path, poison: str
+) -> None:
+    """The table's metadata names a sibling table's data file, a file outside the warehouse and a
+    file behind a symbolic link out of the table's folder; expire refuses, orphan removal and
+    DROP TABLE ... PURGE delete nothing outside."""
+    started = time.monotonic()
+    name, loc = f"floe.{namespace}.t", location(warehouse, namespace, "t")
+    root = local_path(loc)
+    spark.sql(f"CREATE TABLE {name} (id BIGINT, s STRING, p STRING)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 'x')")
+    (root / "data" / "escape").symlink_to(outside, target_is_directory=True)
+    foreign = [
+        next(str(p) for p in (sibling(warehouse, namespace) / "data").rglob("*.parquet")),
+        str(outside / "precious.parquet"),
+        str(root / "data" / "escape" / "precious.parquet"),
+    ]
+    if poison == "link":  # inside the table's folder by name, outside it through the link
+        foreign = foreign[2:]
+    append_foreign_files(spark, warehouse, namespace, "t", foreign)
+    spark.sql(f"INSERT OVERWRITE {name} VALUES (2, 'b', 'x')")  # only expired snapshots reach them
+    before = walk(loc)
+    assert {normalized(p) for p in foreign} <= set(before.files)
+    wire = tripwire(outside, sibling(warehouse, namespace))
+    t2_rows = rows(spark, f"SELECT * FROM floe.{namespace}.t2")
+    age(root)
+    table = f"table => '{namespace}.t'"
+
+    with pytest.raises(Exception, match="Refusing") as refused:
+        call(spark, "expire_snapshots", f"{table}, older_than => {FUTURE}, retain_last => 1")
+    assert "not inside the table location" in str(refused.value) or "symbolic link" in str(
+        refused.value
+    )
+    check_kept(before, loc)
+    check_tripwire(wire, outside, sibling(warehouse, namespace))
+
+    try:
+        call(spark, "remove_orphan_files", table)
+    except Exception as e:  # refusing, because of the link out of the table, is fine too
+        assert "symbolic link" in str(e), e
+    check_kept(before, loc)
+    check_tripwire(wire, outside, sibling(warehouse, namespace))
+
+    spark.sql(f"DROP TABLE {name} PURGE")
+    count(scenarios=1)
+    check_tripwire(wire, outside, sibling(warehouse, namespace))
+    assert rows(spark, f"SELECT * FROM floe.{namespace}.t2") == t2_rows
+    count(seconds=round(time.monotonic() - started, 1))
+
+
+def test_path_spellings_in_metadata_name_the_same_files(
+    spark: SparkSession, warehouse: Path, namespace: str, outside: Path
+) -> None:
+    """``file:/x``, ``file:///x`` and repeated slashes in the metadata name the table's own files:
+    orphan removal and expire keep what they reach (or refuse), and delete nothing outside."""
+    name, loc = f"floe.{namespace}.t", location(warehouse, namespace, "t")
+    root = local_path(loc)
+    spark.sql(f"CREATE TABLE {name} (id BIGINT)")
+    for k in range(3):
+        spark.sql(f"INSERT INTO {name} VALUES ({k})")
+    spark.sql(f"ANALYZE TABLE {name} COMPUTE STATISTICS FOR ALL COLUMNS")
+    current = inspect.metadata_file(loc)
+    metadata = json.loads(current.read_text())
+    spellings: list[Callable[[str], str]] = [
+        lambda p: f"file:{p}",
+        lambda p: f"file://{p}",
+        lambda p: "file://" + p.replace("/", "//"),
+    ]
+    for snap, spell in zip(metadata["snapshots"], spellings, strict=True):
+        snap["manifest-list"] = spell(str(local_path(snap["manifest-list"])))
+    for stats in metadata.get("statistics", []):
+        stats["statistics-path"] = spellings[2](str(local_path(stats["statistics-path"])))
+    version = int(current.name.split(".")[0][1:]) + 1
+    (current.parent / f"v{version}.metadata.json").write_text(json.dumps(metadata))
+    (current.parent / "version-hint.text").write_text(str(version))
+    expected = rows(spark, f"SELECT * FROM {name}")
+    before = walk(loc)
+    orphan = plant(root, "data/orphan.parquet")
+    age(root)
+    wire = tripwire(outside, sibling(warehouse, namespace))
+    table = f"table => '{namespace}.t'"
+    try:
+        removed = {
+            local_path(r.orphan_file_location) for r in call(spark, "remove_orphan_files", table)
+        }
+    except Exception as e:  # a prefix mismatch refuses, deleting nothing
+        assert "Nothing was deleted" in str(e), e
+    else:
+        assert removed == {orphan}
+    check_kept(before, loc)
+    call(spark, "expire_snapshots", f"{table}, older_than => {FUTURE}, retain_last => 1")
+    check_kept(before, loc)
+    assert rows(spark, f"SELECT * FROM {name}") == expected
+    check_tripwire(wire, outside, sibling(warehouse, namespace))
+
+
+# --- expire racing commits from another process ------------------------------------------------
+
+RACE_APPENDS = 12
+
+
+def current_snapshot_missing(table_location: str) -> list[str]:
+    """Files of the current snapshot that do not exist, when it is still current after the check
+    (a snapshot replaced and expired meanwhile is not the current one any more)."""
+    snapshot = inspect.find_snapshot(inspect.load_table_metadata(table_location))
+    if snapshot is None:
+        return []
+    try:
+        paths = [snapshot["manifest-list"]]
+        paths += [m["manifest_path"] for m in inspect.read_manifest_list(snapshot["manifest-list"])]
+        paths += [
+            f["file_path"] for f in inspect.table_files(table_location, snapshot["snapshot-id"])
+        ]
+        missing = [p for p in paths if not local_path(p).exists()]
+    except Exception as e:  # a file vanished while reading it
+        missing = [str(e)]
+    now = inspect.find_snapshot(inspect.load_table_metadata(table_location))
+    return missing if now is not None and now["snapshot-id"] == snapshot["snapshot-id"] else []
+
+
+def test_expire_racing_appends_from_another_process(
+    spark: SparkSession, warehouse: Path, namespace: str, tmp_path: Path
+) -> None:
+    started = time.monotonic()
+    table, loc = f"floe.{namespace}.race", location(warehouse, namespace, "race")
+    spark.sql(
+        f"CREATE TABLE {table} (value BIGINT, writer INT) TBLPROPERTIES ("
+        "'commit.retry.num-retries'='20', 'commit.retry.min-wait-ms'='10', "
+        "'commit.retry.max-wait-ms'='1000')"
+    )
+    spark.sql(f"INSERT INTO {table} VALUES (0, 0)")
+    go = tmp_path / "go"
+    worker = subprocess.Popen(
+        [sys.executable, str(WORKER), str(warehouse), table, "1", str(RACE_APPENDS), str(go)],
+        stdout=subprocess.PIPE,
+        stderr=(tmp_path / "worker.log").open("w"),
+        text=True,
+        env=dict(os.environ),
+    )
+    violations: list[str] = []
+    expires = 0
+    try:
+        assert worker.stdout is not None
+        line = "-"
+        while line and line.strip() != "READY":
+            line = worker.stdout.readline()
+        assert line.strip() == "READY", (tmp_path / "worker.log").read_text()[-2000:]
+        go.touch()
+        while worker.poll() is None:
+            call(
+                spark,
+                "expire_snapshots",
+                f"table => '{namespace}.race', older_than => {FUTURE}, retain_last => 1",
+            )
+            expires += 1
+            violations += current_snapshot_missing(loc)
+        out, _ = worker.communicate(timeout=120)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+    acks = [line for line in out.splitlines() if line.startswith("ACK ")]
+    fails = [line for line in out.splitlines() if line.startswith("FAIL ")]
+    count(
+        race_commits=len(acks),
+        race_expires=expires,
+        race_file_not_found=len(violations) + len(fails),
+    )
+    assert fails == [] and violations == []
+    assert len(acks) == RACE_APPENDS and expires >= 2
+    assert walk(loc).missing() == []
+    values = sorted(r[0] for r in spark.sql(f"SELECT value FROM {table}").collect())
+    assert values == [0, *sorted(1000 + i for i in range(RACE_APPENDS))]
+    count(scenarios=1, seconds=round(time.monotonic() - started, 1))
