@@ -424,6 +424,7 @@ def test_path_spellings_in_metadata_name_the_same_files(
 ) -> None:
     """``file:/x``, ``file:///x`` and repeated slashes in the metadata name the table's own files:
     orphan removal and expire keep what they reach (or refuse), and delete nothing outside."""
+    started = time.monotonic()
     name, loc = f"floe.{namespace}.t", location(warehouse, namespace, "t")
     root = local_path(loc)
     spark.sql(f"CREATE TABLE {name} (id BIGINT)")
@@ -441,6 +442,10 @@ def test_path_spellings_in_metadata_name_the_same_files(
         snap["manifest-list"] = spell(str(local_path(snap["manifest-list"])))
     for stats in metadata.get("statistics", []):
         stats["statistics-path"] = spellings[2](str(local_path(stats["statistics-path"])))
+    log = metadata.setdefault("metadata-log", [])
+    log.append(
+        {"timestamp-ms": metadata["last-updated-ms"], "metadata-file": spellings[0](str(current))}
+    )
     version = int(current.name.split(".")[0][1:]) + 1
     (current.parent / f"v{version}.metadata.json").write_text(json.dumps(metadata))
     (current.parent / "version-hint.text").write_text(str(version))
@@ -458,11 +463,13 @@ def test_path_spellings_in_metadata_name_the_same_files(
         assert "Nothing was deleted" in str(e), e
     else:
         assert removed == {orphan}
+        count(orphans_removed=1)
     check_kept(before, loc)
     call(spark, "expire_snapshots", f"{table}, older_than => {FUTURE}, retain_last => 1")
     check_kept(before, loc)
     assert rows(spark, f"SELECT * FROM {name}") == expected
     check_tripwire(wire, outside, sibling(warehouse, namespace))
+    count(orphans_planted=1, seconds=round(time.monotonic() - started, 1))
 
 
 # --- expire racing commits from another process ------------------------------------------------
