@@ -271,6 +271,15 @@ def test_expire_keeps_every_ref_and_deletes_only_what_expired_snapshots_alone_re
     assert left == [], f"expire left files that no retained snapshot reaches: {left}"
     check_tripwire(wire, outside, sibling(warehouse, namespace))
     count(expired_files_deleted=len(expired_only), seconds=round(time.monotonic() - started, 1))
+    # the negative control: the oracle sees a reachable file that is gone
+    victim = next(
+        p for p, kind in after.files.items() if kind in ("position-deletes", "deletion-vector")
+    )
+    victim.rename(victim.with_suffix(".moved"))
+    try:
+        assert inspect.reachable_files(fx.loc).missing() == [victim]
+    finally:
+        victim.with_suffix(".moved").rename(victim)
 
 
 # --- remove_orphan_files with an in-flight writer, rewrite_data_files, rewrite_manifests ---------
