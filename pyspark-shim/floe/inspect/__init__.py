@@ -20,6 +20,7 @@ from floe.inspect.indexes import (
 from floe.inspect.manifests import read_avro, read_manifest, read_manifest_list
 from floe.inspect.metadata import find_snapshot, load_table_metadata, metadata_file
 from floe.inspect.puffin import read_puffin, read_puffin_blob, theta_estimate
+from floe.inspect.reachable import Reachability, reachable_files
 from floe.inspect.stats import (
     ColumnNdv,
     TableStatistics,
@@ -32,6 +33,7 @@ __all__ = [
     "ColumnNdv",
     "IndexAnswer",
     "IndexSegment",
+    "Reachability",
     "TableIndex",
     "TableStatistics",
     "arrow_schema",
@@ -43,6 +45,7 @@ __all__ = [
     "load_table_metadata",
     "metadata_file",
     "parse_value",
+    "reachable_files",
     "read_avro",
     "read_deletion_vector",
     "read_manifest",

@@ -1,5 +1,11 @@
 package io.floe.format.io;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
 /**
  * Comparing file locations safely before anything is deleted. {@code file:/x}, {@code file:///x}
  * and {@code /x} name the same local file; repeated slashes collapse; a location with a {@code .}
@@ -75,14 +81,43 @@ public final class Locations {
   }
 
   /**
-   * Checks a location about to be deleted: it must lie below {@code root}. Otherwise throws
-   * IllegalStateException naming the file, what it is, and the root, and nothing is deleted.
+   * Checks a location about to be deleted: it must lie below {@code root}, by name and, for local
+   * files, once symbolic links are resolved (a link inside the table to a folder outside it must not
+   * let a delete reach that folder). Otherwise throws IllegalStateException naming the file, what it
+   * is, and the root, and nothing is deleted.
    */
   public static void checkInside(String root, String location, String what) {
     if (!isInside(root, location)) {
       throw new IllegalStateException("Refusing to delete " + location + " (" + what
           + "): it is not inside the table location " + root
           + "; the table's metadata may be corrupt or point at another table's files");
+    }
+    Path outside = linkedOutside(canonical(root), canonical(location));
+    if (outside != null) {
+      throw new IllegalStateException("Refusing to delete " + location + " (" + what
+          + "): it lies, through a symbolic link, in " + outside + ", outside the table location " + root
+          + "; remove the link, or move the files it points at into the table location");
+    }
+  }
+
+  /**
+   * The real folder of local file {@code location} when a symbolic link takes it outside the real
+   * folder of {@code root}; null when it stays inside, is not local, or its folder does not exist
+   * (then there is nothing to delete).
+   */
+  private static Path linkedOutside(String root, String location) {
+    if (!root.startsWith("file:/") || !location.startsWith("file:/")) {
+      return null;
+    }
+    try {
+      Path realRoot = Paths.get(root.substring("file:".length())).toRealPath();
+      Path parent = Paths.get(location.substring("file:".length())).getParent();
+      Path realParent = parent == null ? null : parent.toRealPath();
+      return realParent == null || realParent.startsWith(realRoot) ? null : realParent;
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot resolve " + location + " before deleting it; nothing was deleted", e);
     }
   }
 }

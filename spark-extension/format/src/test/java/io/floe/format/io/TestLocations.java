@@ -6,9 +6,45 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 public class TestLocations {
+  @Rule
+  public TemporaryFolder temp = new TemporaryFolder();
+
+  @Test
+  public void checkInsideRefusesAFileThatALinkTakesOutsideTheRoot() throws IOException {
+    Path root = temp.newFolder("w", "t").toPath();
+    Path outside = temp.newFolder("outside").toPath();
+    Files.write(outside.resolve("victim.parquet"), new byte[] {1});
+    Files.createDirectories(root.resolve("data"));
+    Files.createSymbolicLink(root.resolve("data/escape"), outside);
+    String victim = root.toUri() + "data/escape/victim.parquet";
+
+    assertTrue("by name the file is inside", Locations.isInside(root.toUri().toString(), victim));
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> Locations.checkInside(root.toString(), victim, "data file"));
+    assertTrue(e.getMessage(), e.getMessage().contains("through a symbolic link")
+        && e.getMessage().contains(outside.toRealPath().toString()));
+    assertTrue(Files.exists(outside.resolve("victim.parquet")));
+  }
+
+  @Test
+  public void checkInsideAcceptsALinkedRootAndMissingFolders() throws IOException {
+    Path real = temp.newFolder("real").toPath();
+    Files.createDirectories(real.resolve("data"));
+    Path linkedRoot = temp.getRoot().toPath().resolve("linked");
+    Files.createSymbolicLink(linkedRoot, real);
+    Locations.checkInside(linkedRoot.toString(), linkedRoot + "/data/a.parquet", "data file");
+    Locations.checkInside(linkedRoot.toString(), linkedRoot + "/gone/a.parquet", "data file");
+    Locations.checkInside("s3://b/w/t", "s3://b/w/t/data/a.parquet", "data file");
+  }
+
   @Test
   public void localFormsAreTheSame() {
     assertEquals("file:/w/t/data/a.parquet", Locations.canonical("file:///w/t/data/a.parquet"));
