@@ -312,8 +312,9 @@ def test_orphan_removal_and_rewrites_keep_every_reachable_and_in_flight_file(
     assert all(p.exists() for p in orphans), "a refused run deletes nothing"
 
     # Floe's own writer in flight: rewrite_data_files paused after writing, before committing
-    gate = spark._jvm.io.floe.spark.procedures.RewriteCommitGate  # type: ignore[union-attr]
-    gate.hold()
+    gate = spark._jvm.io.floe.spark.util.CommitGate  # type: ignore[union-attr]
+    held = f"floe.{namespace}.t"
+    gate.hold(held)
     paused_at = time.time() - 1
     outcome: list[Any] = []
 
@@ -331,7 +332,7 @@ def test_orphan_removal_and_rewrites_keep_every_reachable_and_in_flight_file(
     thread.start()
     try:
         deadline = time.monotonic() + 120
-        while not gate.reached():
+        while not gate.reached(held):
             assert thread.is_alive(), f"the rewrite finished before its commit: {outcome}"
             assert time.monotonic() < deadline, "the rewrite never reached its commit"
             time.sleep(0.05)
@@ -342,7 +343,7 @@ def test_orphan_removal_and_rewrites_keep_every_reachable_and_in_flight_file(
         removed = {Path(r.orphan_file_location) for r in call(spark, "remove_orphan_files", table)}
         removed = {local_path(str(p)) for p in removed}
     finally:
-        gate.release()
+        gate.release(held)
         thread.join(180)
     assert not thread.is_alive()
     assert not isinstance(outcome[0], Exception), outcome
