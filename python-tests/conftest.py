@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 CATALOG = "floe"
 ICEBERG_CATALOG = "iceberg"
 # Pinned so that results do not depend on the machine: UTC, en_US.
-# Test hooks (ScanReports, RewriteCommitGate) work only in a JVM started with floe.test-hooks.
+# Test hooks (ScanReports, CommitGate) work only in a JVM started with floe.test-hooks.
 JVM_OPTIONS = "-Duser.timezone=UTC -Duser.language=en -Duser.country=US -Dfloe.test-hooks=true"
 
 _names = itertools.count()

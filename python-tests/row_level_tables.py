@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import floe
 import floe.inspect as inspect
@@ -415,13 +415,47 @@ class Gate:
     def release(self) -> None:
         self.released.touch()
 
+    def holding(self) -> bool:
+        return self.started.exists()
+
+
+class Hold(Protocol):
+    """What ``interleave`` needs of a gate: arm it, see a statement held at it, release it."""
+
+    def reset(self) -> None: ...
+
+    def release(self) -> None: ...
+
+    def holding(self) -> bool: ...
+
+
+class CommitHold:
+    """The product's test hook io.floe.spark.util.CommitGate, with ``Gate``'s interface: holds the
+    next write of ``table`` (``catalog.namespace.table``) that reaches its commit, after its scan
+    and its file writes (DELETE / UPDATE / MERGE / INSERT / rewrite_data_files), until ``release``.
+    Needs the JVM started with -Dfloe.test-hooks=true (conftest.py)."""
+
+    def __init__(self, spark: SparkSession, table: str) -> None:
+        self.table = table
+        self._gate: Any = spark._jvm.io.floe.spark.util.CommitGate  # type: ignore[union-attr]
+
+    def reset(self) -> None:
+        self._gate.hold(self.table)
+
+    def release(self) -> None:
+        self._gate.release(self.table)
+
+    def holding(self) -> bool:
+        return bool(self._gate.reached(self.table))
+
 
 def interleave(
-    gate: Gate, statement: Callable[[], object], concurrent: Callable[[], object]
+    gate: Hold, statement: Callable[[], object], concurrent: Callable[[], object]
 ) -> BaseException | None:
-    """Run ``statement`` (which evaluates ``gate``) in a thread; once it holds the gate, run
-    ``concurrent`` here, then release it. Returns what ``statement`` raised, or None. Fails if
-    ``statement`` never reaches the gate (the interleaving would then not be tested)."""
+    """Run ``statement`` in a thread; once it holds ``gate`` (evaluates the UDF, or reaches its
+    commit through the armed CommitGate), run ``concurrent`` here, then release it. Returns what
+    ``statement`` raised, or None. Fails if ``statement`` never reaches the gate (the interleaving
+    would then not be tested)."""
     gate.reset()
     raised: list[BaseException] = []
 
@@ -434,7 +468,7 @@ def interleave(
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     deadline = time.monotonic() + GATE_TIMEOUT_S
-    while not gate.started.exists():
+    while not gate.holding():
         if not thread.is_alive():
             gate.release()
             detail = f": {raised[0]}" if raised else ""

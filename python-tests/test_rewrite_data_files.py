@@ -245,8 +245,8 @@ def test_concurrent_delete_does_not_resurrect_rows(
     name, loc = f"floe.{namespace}.t", location(warehouse, namespace, "t")
     _create(spark, name, f"'format-version'='3', {MOR}")
     _insert_batches(spark, name, 3)
-    gate = spark._jvm.io.floe.spark.procedures.RewriteCommitGate  # type: ignore[union-attr]
-    gate.hold()
+    gate = spark._jvm.io.floe.spark.util.CommitGate  # type: ignore[union-attr]
+    gate.hold(name)
     outcome: list[Any] = []
 
     def rewrite() -> None:
@@ -259,14 +259,14 @@ def test_concurrent_delete_does_not_resurrect_rows(
     thread.start()
     try:
         deadline = time.monotonic() + 120
-        while not gate.reached():
+        while not gate.reached(name):
             assert thread.is_alive(), f"the rewrite finished before its commit: {outcome}"
             assert time.monotonic() < deadline, "the rewrite never reached its commit"
             time.sleep(0.05)
         spark.sql(f"DELETE FROM {name} WHERE id = 101")  # a deletion vector on a rewritten file
         deleted = current_snapshot(loc)
     finally:
-        gate.release()
+        gate.release(name)
         thread.join(180)
     assert not thread.is_alive()
 

@@ -18,6 +18,7 @@ import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
 import io.floe.spark.source.FloeScan;
+import io.floe.spark.util.CommitGate;
 import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -124,7 +125,7 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
       String registryName = catalog().name() + "." + ops.tableName();
       FileGroupRewriter rewriter = new FileGroupRewriter(spark, quoted, registryName, options, sortColumns);
       List<FileGroupRewriter.Written> written = rewriteAll(spark, rewriter, groups, options, ops);
-      RewriteCommitGate.pass();
+      CommitGate.pass(table);
       commit(ops, table, planned.snapshot(), groups, written, options, counts, describe);
     }
     return result(OUTPUT, new GenericInternalRow(new Object[] {

@@ -16,6 +16,7 @@ import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
 import io.floe.spark.source.QueryReads;
+import io.floe.spark.util.CommitGate;
 import io.floe.spark.util.SparkExceptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -158,6 +159,7 @@ class FloeBatchWrite implements BatchWrite {
       producer.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
       producer.validateAddedFilesExist();
       addIndexSync(producer, messages);
+      CommitGate.pass(target.name());
       // Spark calls abort() after any Throwable: until the commit fails in a known way, its files may
       // be in the table (an OutOfMemoryError can strike after publishing) and abort() must keep them
       commitStateUnknown = true;

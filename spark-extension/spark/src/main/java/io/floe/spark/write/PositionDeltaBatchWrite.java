@@ -12,6 +12,7 @@ import io.floe.format.scan.TableScan;
 import io.floe.format.table.TableView;
 import io.floe.spark.source.FloeParquetReader;
 import io.floe.spark.source.FloeScan;
+import io.floe.spark.util.CommitGate;
 import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -108,6 +109,7 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
     if (inserted.isEmpty() && deleted.isEmpty()) {
       return; // nothing matched: no snapshot
     }
+    CommitGate.pass(table.name());
     PositionDeltaDeleteFiles deletes = new PositionDeltaDeleteFiles(base, table.ops().io(), conf.value(),
         dataLocation, operationId);
     try {
