@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from commit_race import RACE_PROPERTIES, live_data_files, run_append_race, version_numbers
+from commit_race import RACE_PROPERTIES, run_append_race, version_numbers
+from reliability_commit_storm import check_storm
+from reliability_figures import record
 from warehouse_checks import check_row_level_dml, rows
 
 if TYPE_CHECKING:
@@ -256,7 +259,8 @@ def test_publish_is_a_rename_that_never_overwrites(
 def test_commit_race_loses_nothing(
     spark: SparkSession, hdfs_catalog: str, files: HdfsFiles, hdfs: MiniHdfs, tmp_path: Path
 ) -> None:
-    """4 processes x 50 appends to one table, each with its own JVM and HDFS client."""
+    """R1 on HDFS: 4 processes x 50 appends, each with its own JVM and HDFS client."""
+    started = time.monotonic()
     spark.sql(f"CREATE NAMESPACE {hdfs_catalog}.race")
     spark.sql(
         f"CREATE TABLE {hdfs_catalog}.race.t (id BIGINT) USING floe "
@@ -266,20 +270,33 @@ def test_commit_race_loses_nothing(
         warehouse=f"{hdfs.uri}/warehouse",
         namespace="race",
         table="t",
-        mode="safe",
-        writers=WRITERS,
+        processes=WRITERS,
         appends=APPENDS_PER_WRITER,
         tmp=tmp_path,
         timeout_s=WORKER_TIMEOUT_S,
     )
+    verdict = check_storm(
+        race.acks,
+        metadata_dir="/warehouse/race/t/metadata",
+        metadata_names=_table_files(files, "race.t", "metadata"),
+        read=files.read,
+    )
     total = WRITERS * APPENDS_PER_WRITER
+    record(
+        "R1",
+        hdfs_commits_acked=verdict.acked,
+        hdfs_lost=verdict.lost,
+        hdfs_duplicates=verdict.duplicates,
+        hdfs_missing_versions=verdict.missing_versions,
+        hdfs_retries=race.retries,
+        hdfs_retries_exhausted=race.exhausted,
+        hdfs_seconds=round(time.monotonic() - started, 1),
+    )
     assert race.failures == []
-    assert len(race.acks) == total
-    # v1 is the CREATE; every append is exactly one more version, none skipped or overwritten
-    assert version_numbers(_table_files(files, "race.t", "metadata")) == list(range(1, total + 2))
-    assert sorted(v for _, v in race.acks) == list(range(2, total + 2))
-    metadata = _current_metadata(files, "race.t")
-    live = live_data_files(files.read, metadata)
-    assert sorted(live) == sorted(p for p, _ in race.acks)  # 0 lost commits
-    assert len(metadata["snapshots"]) == total
+    assert race.writers_done == WRITERS
+    assert verdict.acked == total
+    assert verdict.ok, verdict  # 0 lost, 0 duplicates, v1..vN contiguous, each acked vN is ours
+    # v1 is the CREATE; every append is exactly one more version and snapshot
+    assert verdict.newest_version == total + 1
+    assert verdict.snapshots == total
     assert not [f for f in _table_files(files, "race.t", "metadata") if ".tmp" in f]
