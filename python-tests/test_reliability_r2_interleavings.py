@@ -101,7 +101,8 @@ def op(kind: str, p: int, *, second: bool = False) -> Op:
 
 
 def expected_outcome(a: str, b: str, mode: str, level: str, placement: str) -> str:
-    """Iceberg's validation rules for A committing after B (docs/reliability.md, 'R2')."""
+    """Iceberg's validation rules for A committing after B (docs/reliability.md,
+    'R2: conflicts')."""
     if placement == DISJOINT:
         return COMMIT  # A's conflict filter and files are in partition 0, B's in partition 1
     if a == "compaction":
@@ -245,8 +246,8 @@ def test_interleaving(
     )
 
 
-# --- the regressions of docs/reliability.md, 'R2' (commit-gated; the UDF-gated versions of the
-# --- same bugs are in test_row_level_concurrency.py and test_rewrite_data_files.py)
+# --- the regressions of docs/reliability.md, 'R2: conflicts' (commit-gated; the UDF-gated
+# --- versions of the same bugs are in test_row_level_concurrency.py and test_rewrite_data_files.py)
 
 
 def _table(

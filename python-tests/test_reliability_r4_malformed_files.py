@@ -35,7 +35,7 @@ MUTATIONS = int(os.environ.get("FLOE_R4_MUTATIONS", "5000"))
 MUTATION_SEED = 20261126
 MUTATION_BUDGET_SECONDS = 60
 SECONDS_PER_FILE = 2.0
-# The plan's minimum number of files per category (RELIABILITY.md 5.2, R4).
+# The plan's minimum number of files per category (docs/reliability.md, 'R4: malformed inputs').
 MINIMUM_FILES = {
     "metadata JSON": (("metadata",), 60),
     "version-hint": (("version-hint",), 10),
