@@ -16,12 +16,14 @@ never through Floe's Java code, and counts:
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from commit_race import Ack, live_data_files, version_numbers
+from commit_race import Ack, RaceResult, live_data_files, version_numbers
+from reliability_figures import record
 
 
 @dataclass(frozen=True)
@@ -89,4 +91,35 @@ def check_storm(
         missing_snapshots=sum(1 for a in acks if a.snapshot_id not in snapshot_ids),
         snapshots=len(final.get("snapshots", [])),
         newest_version=newest,
+    )
+
+
+def assert_no_loss(race: RaceResult, verdict: StormVerdict, writers: int, total: int) -> None:
+    """Every writer finished, ``total`` commits acknowledged, none lost: the verdict of G1."""
+    assert race.writers_done == writers
+    assert race.failures == []
+    assert race.exhausted == 0
+    assert verdict.acked == total
+    assert verdict.ok, verdict
+    # v1 is the CREATE (no snapshot); every acknowledged append is one more version and snapshot
+    assert verdict.snapshots == total
+    assert verdict.newest_version == 1 + total
+
+
+def record_storm(prefix: str, race: RaceResult, verdict: StormVerdict, started: float) -> None:
+    """Record a storm's figures in build/reliability/R1.json, each key prefixed with the store."""
+    record(
+        "R1",
+        **{
+            f"{prefix}_commits_acked": verdict.acked,
+            f"{prefix}_lost": verdict.lost,
+            f"{prefix}_duplicates": verdict.duplicates,
+            f"{prefix}_versions_claimed_twice": verdict.claimed_twice,
+            f"{prefix}_missing_versions": verdict.missing_versions,
+            f"{prefix}_unparsable_versions": verdict.unparsable,
+            f"{prefix}_retries": race.retries,
+            f"{prefix}_retries_exhausted": race.exhausted,
+            f"{prefix}_race_seconds": round(race.seconds, 1),
+            f"{prefix}_seconds": round(time.monotonic() - started, 1),
+        },
     )

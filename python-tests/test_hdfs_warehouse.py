@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from commit_race import RACE_PROPERTIES, run_append_race, version_numbers
-from reliability_commit_storm import check_storm
-from reliability_figures import record
+from reliability_commit_storm import assert_no_loss, check_storm, record_storm
 from warehouse_checks import check_row_level_dml, rows
 
 if TYPE_CHECKING:
@@ -282,21 +281,6 @@ def test_commit_race_loses_nothing(
         read=files.read,
     )
     total = WRITERS * APPENDS_PER_WRITER
-    record(
-        "R1",
-        hdfs_commits_acked=verdict.acked,
-        hdfs_lost=verdict.lost,
-        hdfs_duplicates=verdict.duplicates,
-        hdfs_missing_versions=verdict.missing_versions,
-        hdfs_retries=race.retries,
-        hdfs_retries_exhausted=race.exhausted,
-        hdfs_seconds=round(time.monotonic() - started, 1),
-    )
-    assert race.failures == []
-    assert race.writers_done == WRITERS
-    assert verdict.acked == total
-    assert verdict.ok, verdict  # 0 lost, 0 duplicates, v1..vN contiguous, each acked vN is ours
-    # v1 is the CREATE; every append is exactly one more version and snapshot
-    assert verdict.newest_version == total + 1
-    assert verdict.snapshots == total
+    record_storm("hdfs", race, verdict, started)
+    assert_no_loss(race, verdict, writers=WRITERS, total=total)
     assert not [f for f in _table_files(files, "race.t", "metadata") if ".tmp" in f]

@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 
 from commit_race import RaceResult, create_local_table, run_append_race
-from reliability_commit_storm import StormVerdict, check_storm
-from reliability_figures import record
+from reliability_commit_storm import StormVerdict, assert_no_loss, check_storm, record_storm
 
 #: Iceberg's concurrency-test backoff (10 ms to 1 s) with 50 retries rather than its 20: 8 JVMs
 #: on 2 cores can starve one writer for 20 lost races (a failure reported, never a loss), and the
@@ -53,49 +52,20 @@ def _storm(
     return race, verdict
 
 
-def _check_no_loss(race: RaceResult, verdict: StormVerdict, writers: int, total: int) -> None:
-    assert race.writers_done == writers
-    assert race.failures == []
-    assert race.exhausted == 0
-    assert verdict.acked == total
-    assert verdict.ok, verdict
-    # v1 is the CREATE (no snapshot); every acknowledged append is one more version and snapshot
-    assert verdict.snapshots == total
-    assert verdict.newest_version == 1 + total
-
-
-def _record(prefix: str, race: RaceResult, verdict: StormVerdict, started: float) -> None:
-    record(
-        "R1",
-        **{
-            f"{prefix}_commits_acked": verdict.acked,
-            f"{prefix}_lost": verdict.lost,
-            f"{prefix}_duplicates": verdict.duplicates,
-            f"{prefix}_versions_claimed_twice": verdict.claimed_twice,
-            f"{prefix}_missing_versions": verdict.missing_versions,
-            f"{prefix}_unparsable_versions": verdict.unparsable,
-            f"{prefix}_retries": race.retries,
-            f"{prefix}_retries_exhausted": race.exhausted,
-            f"{prefix}_race_seconds": round(race.seconds, 1),
-            f"{prefix}_seconds": round(time.monotonic() - started, 1),
-        },
-    )
-
-
 def test_r1a_eight_processes_lose_no_commit(tmp_path: Path) -> None:
     """8 OS processes x 250 appends: 2,000 acknowledged commits, every one in the final table."""
     started = time.monotonic()
     race, verdict = _storm(tmp_path, processes=8, threads=1, appends=250)
-    _record("local_processes", race, verdict, started)
-    _check_no_loss(race, verdict, writers=8, total=2000)
+    record_storm("local_processes", race, verdict, started)
+    assert_no_loss(race, verdict, writers=8, total=2000)
 
 
 def test_r1b_sixteen_threads_lose_no_commit(tmp_path: Path) -> None:
     """16 threads x 50 appends in one JVM, each thread with its own table operations."""
     started = time.monotonic()
     race, verdict = _storm(tmp_path, processes=1, threads=16, appends=50)
-    _record("local_threads", race, verdict, started)
-    _check_no_loss(race, verdict, writers=16, total=800)
+    record_storm("local_threads", race, verdict, started)
+    assert_no_loss(race, verdict, writers=16, total=800)
 
 
 def test_r1c_oracle_catches_check_then_rename_losses(tmp_path: Path) -> None:
@@ -105,7 +75,7 @@ def test_r1c_oracle_catches_check_then_rename_losses(tmp_path: Path) -> None:
     race, verdict = _storm(
         tmp_path, processes=1, threads=8, appends=25, publisher="check-then-rename"
     )
-    _record("negative_control", race, verdict, started)
+    record_storm("negative_control", race, verdict, started)
     assert race.failures == []
     assert verdict.acked == 200
     assert verdict.lost > 0

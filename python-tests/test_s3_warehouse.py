@@ -337,28 +337,13 @@ def test_commit_race_loses_nothing(
     spark: SparkSession, s3_catalog: str, s3_jars: S3Jars, moto_s3: MotoS3, tmp_path: Path
 ) -> None:
     """R1 on S3: 4 processes x 50 appends, each with its own JVM and S3A client."""
-    from reliability_figures import record
+    from reliability_commit_storm import assert_no_loss, record_storm
 
     started = time.monotonic()
     race, verdict = _race(moto_s3, spark, s3_jars, "race.safe", "safe", tmp_path)
     total = WRITERS * APPENDS_PER_WRITER
-    record(
-        "R1",
-        s3_commits_acked=verdict.acked,
-        s3_lost=verdict.lost,
-        s3_duplicates=verdict.duplicates,
-        s3_missing_versions=verdict.missing_versions,
-        s3_retries=race.retries,
-        s3_retries_exhausted=race.exhausted,
-        s3_seconds=round(time.monotonic() - started, 1),
-    )
-    assert race.failures == []
-    assert race.writers_done == WRITERS
-    assert verdict.acked == total
-    assert verdict.ok, verdict  # 0 lost, 0 duplicates, v1..vN contiguous, each acked vN is ours
-    # v1 is the CREATE; every append is exactly one more version and snapshot
-    assert verdict.newest_version == total + 1
-    assert verdict.snapshots == total
+    record_storm("s3", race, verdict, started)
+    assert_no_loss(race, verdict, writers=WRITERS, total=total)
 
 
 def test_commit_race_negative_control_unsafe_rename(
