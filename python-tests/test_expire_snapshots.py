@@ -166,6 +166,34 @@ def test_positional_arguments_and_explicit_snapshot_ids(
                   f"snapshot_ids => array({ids[2]}L))").collect()
 
 
+def test_arguments_given_as_expressions(
+    spark: SparkSession, namespace: str, warehouse: Path
+) -> None:
+    """Expressions that resolve late (timestamp arithmetic) bind like literals, by name or by
+    position, instead of failing with "number of args and params must match after binding" (the
+    soak, R7, found it: Spark invoked the procedure before binding its arguments)."""
+    name = f"floe.{namespace}.t"
+    location = _location(warehouse, namespace)
+    _three_appends(spark, name)
+    ids = _snapshot_ids(location)
+    spark.sql(
+        f"CALL floe.system.expire_snapshots(table => '{namespace}.t', "
+        "older_than => current_timestamp() + INTERVAL 1 DAY, retain_last => 1 + 1)"
+    ).collect()
+    assert _snapshot_ids(location) == ids[1:]
+    spark.sql(
+        f"CALL floe.system.expire_snapshots('{namespace}.t', "
+        "timestampadd(SECOND, 60, current_timestamp()), 2 - 1)"
+    ).collect()
+    assert _snapshot_ids(location) == ids[2:]
+    orphans = spark.sql(
+        f"CALL floe.system.remove_orphan_files(table => '{namespace}.t', "
+        "older_than => current_timestamp() - INTERVAL 25 HOURS, dry_run => 1 = 1)"
+    ).collect()
+    assert orphans == []
+    assert sorted(r.id for r in spark.table(name).collect()) == [0, 1, 2]
+
+
 def _tag_with_iceberg(spark: SparkSession, iceberg_table: str, tag: str, snapshot_id: int) -> None:
     jvm: Any = spark._jvm
     spark3_util = jvm.org.apache.iceberg.spark.Spark3Util

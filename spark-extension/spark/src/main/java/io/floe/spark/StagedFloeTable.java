@@ -113,11 +113,18 @@ final class StagedFloeTable implements StagedTable, SupportsWrite {
             throw new IllegalStateException("Cannot replace table " + name()
                 + ": its partition specs changed concurrently; run the statement again");
           }
-          ops.commit(current, pending == null ? replaced : pending.apply(replaced));
+          TableMetadata updated = pending == null ? replaced : pending.apply(replaced);
+          ops.commit(current, updated);
+          if (pending != null) {
+            pending.cleanUpUncommitted(updated); // the manifest lists of lost attempts
+          }
         }
         return;
       } catch (CommitFailedException e) {
         if (attempt >= 3) {
+          if (pending != null) {
+            pending.cleanUpAfterFailure();
+          }
           throw e;
         }
       } catch (CatalogException e) {

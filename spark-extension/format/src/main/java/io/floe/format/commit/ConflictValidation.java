@@ -20,8 +20,6 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionSpec;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -139,25 +137,17 @@ final class ConflictValidation {
         + what + ". Run the operation again");
   }
 
-  /** The snapshots after the starting one on the current branch, oldest first. */
+  /** The snapshots after the starting one on the current branch, oldest first (see {@link ValidationHistory}). */
   private List<Snapshot> snapshotsSinceStart(TableMetadata base) {
-    List<Snapshot> newer = new ArrayList<>();
-    Snapshot current = base.currentSnapshot();
-    while (current != null) {
-      if (startingSnapshotId != null && current.snapshotId() == startingSnapshotId) {
-        Collections.reverse(newer);
-        return newer;
-      }
-      newer.add(current);
-      current = current.parentId() == null ? null : base.snapshot(current.parentId());
-    }
-    if (startingSnapshotId != null) {
+    List<Snapshot> newer = ValidationHistory.since(base, startingSnapshotId);
+    if (newer == null) {
       throw new ValidationException("Cannot commit to table " + tableName + ": the snapshot this operation read ("
-          + startingSnapshotId + ") is no longer an ancestor of the current snapshot "
+          + (startingSnapshotId == null ? "none (empty table)" : startingSnapshotId)
+          + ") is no longer an ancestor of the current snapshot "
           + (base.currentSnapshot() == null ? "(none)" : base.currentSnapshot().snapshotId())
-          + " (the table was rolled back, replaced or expired concurrently). Run the operation again");
+          + ", or snapshots committed after it were expired (the table was rolled back, replaced or expired "
+          + "concurrently). Run the operation again");
     }
-    Collections.reverse(newer);
     return newer;
   }
 

@@ -32,6 +32,10 @@ import java.util.regex.Pattern;
 public final class FileSystemTableOperations implements TableOperations {
   private static final Pattern VERSION_FILE = Pattern.compile("v(\\d+)\\.metadata\\.json");
   private static final String HINT = "version-hint.text";
+  private static final String UUID_TEXT = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+  /** The temporary files a commit writes in {@code metadata/}: the new version and the new hint. */
+  private static final Pattern TEMPORARY_FILE = Pattern.compile(
+      "\\.floe-" + UUID_TEXT + "(\\.metadata\\.json|-version-hint)\\.tmp");
 
   private final FileIO io;
   private final String root;
@@ -57,6 +61,14 @@ public final class FileSystemTableOperations implements TableOperations {
       out = out.substring(0, out.length() - 1);
     }
     return out;
+  }
+
+  /**
+   * True for the name of a temporary file a commit writes in {@code metadata/} (a new version, a new
+   * hint) and removes once published or abandoned; one left by a writer that died is an orphan.
+   */
+  public static boolean isTemporaryFileName(String fileName) {
+    return TEMPORARY_FILE.matcher(fileName).matches();
   }
 
   @Override
@@ -193,18 +205,24 @@ public final class FileSystemTableOperations implements TableOperations {
     TableMetadata committed = conditional
         ? createVersion(commitId, target, toWrite, json)
         : publishVersion(commitId, nextVersion, target, toWrite, json);
-    writeHint(nextVersion, conditional);
+    boolean hinted = writeHint(nextVersion, conditional);
     cache.put(root, json, committed);
     current = committed;
     currentVersion = nextVersion;
-    deleteRemovedMetadataFiles(latest, current);
+    if (hinted) {
+      deleteRemovedMetadataFiles(latest, current);
+    }
   }
 
   /**
    * With {@code write.metadata.delete-after-commit.enabled}, deletes the metadata files that were in
    * the base's metadata-log (or were the base itself) and dropped out of the committed one, which
    * keeps {@code write.metadata.previous-versions-max} entries. Runs only after a commit known to
-   * have landed; only files inside this table's metadata folder are deleted, best effort.
+   * have landed and whose hint was written; only files inside this table's metadata folder are
+   * deleted, best effort. Never with a stale hint: readers probe forward from the hinted version and
+   * stop at the first missing one, so a hint naming an old version that survived (its delete failed)
+   * next to a deleted successor would load that old version, and a writer would commit on top of it
+   * (losing every commit after it; found by the R3 fault run, docs/reliability.md).
    */
   private void deleteRemovedMetadataFiles(TableMetadata base, TableMetadata committed) {
     if (base == null || !committed.propertyAsBoolean(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED,
@@ -243,14 +261,24 @@ public final class FileSystemTableOperations implements TableOperations {
             + " was published by another writer", e);
       }
       return landed;
-    } catch (IOException e) {
-      TableMetadata landed = resolveAmbiguousPublish(commitId, target, null, e);
+    } catch (IOException | RuntimeException e) {
+      IOException cause = asIOException(e);
+      TableMetadata landed = resolveAmbiguousPublish(commitId, target, null, cause);
       if (landed == null) {
         throw new CommitStateUnknownException("Cannot tell whether the commit to table " + name + " landed at "
-            + target + ": the conditional write failed and may still complete", e);
+            + target + ": the conditional write failed and may still complete", cause);
       }
       return landed;
     }
+  }
+
+  /**
+   * A publish error as an IOException: a store client may throw an unchecked exception (an SDK's
+   * client exception) after the write landed, which must be resolved like any other error, never
+   * passed up as a plain failure (the caller would then delete the files of a committed snapshot).
+   */
+  private static IOException asIOException(Exception e) {
+    return e instanceof IOException io ? io : new IOException(e.toString(), e);
   }
 
   /** Publishes the new version by writing a temporary file and {@link FileIO#publishIfAbsent}. */
@@ -263,13 +291,19 @@ public final class FileSystemTableOperations implements TableOperations {
       io.publishIfAbsent(temp, target);
       committed = toWrite.withMetadataFileLocation(target);
     } catch (FileAlreadyExistsException e) {
-      deleteQuietly(temp);
-      throw new CommitFailedException("Cannot commit to table " + name + ": version " + nextVersion
-          + " was published by another writer", e);
-    } catch (IOException e) {
+      // another writer's version, or this commit's own when the store retried a rename whose answer
+      // was lost (HDFS): read it back, as a retry on top of our own version would apply it twice
       committed = resolveAmbiguousPublish(commitId, target, temp, e);
       if (committed == null) {
-        committed = fenceFailedPublish(commitId, target, temp, e);
+        deleteQuietly(temp);
+        throw new CommitFailedException("Cannot commit to table " + name + ": version " + nextVersion
+            + " was published by another writer", e);
+      }
+    } catch (IOException | RuntimeException e) {
+      IOException cause = asIOException(e);
+      committed = resolveAmbiguousPublish(commitId, target, temp, cause);
+      if (committed == null) {
+        committed = fenceFailedPublish(commitId, target, temp, cause);
       }
     }
     deleteQuietly(temp);
@@ -313,7 +347,8 @@ public final class FileSystemTableOperations implements TableOperations {
       if (!versionExists(target)) {
         return null;
       }
-      landed = TableMetadataParser.read(io, target);
+      // through the cache: after a lost race, the refresh before the retry reuses this parse
+      landed = cache.read(io, root, target);
     } catch (IOException | RuntimeException readBack) {
       if (readBack instanceof CommitFailedException) {
         throw (CommitFailedException) readBack;
@@ -343,19 +378,20 @@ public final class FileSystemTableOperations implements TableOperations {
   }
 
   /**
-   * Best effort: a stale hint only costs readers a probe. Java's checksum sidecar is removed with it.
+   * Best effort: a stale hint only costs readers a probe (old versions are then kept, see
+   * {@link #deleteRemovedMetadataFiles}); true when the hint now names {@code version}. Java's checksum sidecar is removed with it.
    * On an object store ({@code direct}) the hint is overwritten in one request: a whole-object write
    * there is seen whole or not at all, and a rename would be a copy plus a delete.
    */
-  private void writeHint(int version, boolean direct) {
+  private boolean writeHint(int version, boolean direct) {
     byte[] text = Integer.toString(version).getBytes(StandardCharsets.UTF_8);
     if (direct) {
       try (OutputStream out = io.newOutputFile(metadataFileLocation(HINT)).createOrOverwrite()) {
         out.write(text);
+        return true;
       } catch (IOException | RuntimeException e) {
-        // best effort, as below
+        return false; // best effort, as below
       }
-      return;
     }
     String temp = metadataFileLocation(".floe-" + UUID.randomUUID() + "-version-hint.tmp");
     try {
@@ -364,8 +400,10 @@ public final class FileSystemTableOperations implements TableOperations {
       }
       io.deleteFile(metadataFileLocation(".version-hint.text.crc"));
       io.replace(temp, metadataFileLocation(HINT));
+      return true;
     } catch (IOException | RuntimeException e) {
       deleteQuietly(temp);
+      return false;
     }
   }
 

@@ -12,8 +12,6 @@ import io.floe.format.manifest.ManifestReader;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -130,20 +128,14 @@ public final class RewriteFiles extends SnapshotProducer {
     }
   }
 
-  /** The snapshots after the starting one on the current branch, oldest first. */
+  /** The snapshots after the starting one on the current branch, oldest first (see {@link ValidationHistory}). */
   private List<Snapshot> snapshotsSinceStart(TableMetadata base) {
-    List<Snapshot> newer = new ArrayList<>();
-    Snapshot current = base.currentSnapshot();
-    while (current != null && (startingSnapshotId == null || current.snapshotId() != startingSnapshotId)) {
-      newer.add(current);
-      current = current.parentId() == null ? null : base.snapshot(current.parentId());
-    }
-    if (startingSnapshotId != null && current == null) {
+    List<Snapshot> newer = ValidationHistory.since(base, startingSnapshotId);
+    if (newer == null) {
       throw new ValidationException("Cannot commit rewrite of table " + ops().tableName() + ": the snapshot it read ("
-          + startingSnapshotId + ") is no longer an ancestor of the current snapshot (the table was rolled back or "
-          + "replaced concurrently). Run the rewrite again");
+          + startingSnapshotId + ") is no longer an ancestor of the current snapshot, or snapshots committed after "
+          + "it were expired (the table was rolled back, replaced or expired concurrently). Run the rewrite again");
     }
-    Collections.reverse(newer);
     return newer;
   }
 }

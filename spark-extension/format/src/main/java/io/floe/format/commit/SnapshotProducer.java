@@ -174,6 +174,24 @@ public abstract class SnapshotProducer {
     InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), added);
   }
 
+  /**
+   * For callers that publish {@link #apply}'s result themselves (a staged REPLACE TABLE AS SELECT,
+   * which re-applies this producer to the refreshed table after a lost race): once {@code committed}
+   * is published, removes the manifest lists and manifests that lost attempts wrote and
+   * {@code committed} does not use. Never call it after an unknown outcome.
+   */
+  public void cleanUpUncommitted(TableMetadata committed) {
+    cleanUpUnused(committed);
+  }
+
+  /**
+   * For such callers after a known failure (nothing of this producer was published): removes every
+   * metadata file it wrote. Data files are the caller's.
+   */
+  public void cleanUpAfterFailure() {
+    cleanUpAll();
+  }
+
   /** Fail when a concurrent commit added deletes for a data file this commit removes or deletes from. */
   public SnapshotProducer validateNoConflictingDeleteFiles() {
     this.checkConflictingDeletes = true;

@@ -3,6 +3,7 @@ package io.floe.format.maintenance;
 import io.floe.format.catalog.TableLocations;
 import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.CommitStateUnknownException;
+import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.manifest.ManifestFile;
 import io.floe.format.manifest.ManifestLists;
@@ -119,7 +120,7 @@ public final class ExpireSnapshots {
     if (base == null) {
       throw new IllegalStateException("Cannot expire snapshots of table " + ops.tableName() + ": it does not exist");
     }
-    int retries = base.propertyAsInt(TableProperties.COMMIT_NUM_RETRIES, TableProperties.COMMIT_NUM_RETRIES_DEFAULT);
+    SnapshotProducer.RetryPolicy retry = SnapshotProducer.RetryPolicy.from(base.properties());
     for (int attempt = 0; ; attempt++) {
       checkGcEnabled(base);
       if (cleanExpiredFiles) {
@@ -139,10 +140,10 @@ public final class ExpireSnapshots {
       try {
         ops.commit(base, updated);
       } catch (CommitFailedException e) {
-        if (attempt >= retries) {
+        if (attempt >= retry.numRetries()) {
           throw e;
         }
-        sleep(100L << Math.min(attempt, 6));
+        retry.sleep(attempt + 1); // the table's commit.retry.* backoff, as a data commit's
         base = ops.refresh();
         continue;
       } catch (CommitStateUnknownException e) {
@@ -276,15 +277,6 @@ public final class ExpireSnapshots {
         }
       }
       builder.removeSchemas(unusedSchemas);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while retrying the expiry commit", e);
     }
   }
 }

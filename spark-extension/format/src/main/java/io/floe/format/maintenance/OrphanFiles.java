@@ -1,6 +1,7 @@
 package io.floe.format.maintenance;
 
 import io.floe.format.catalog.TableLocations;
+import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.FileInfo;
@@ -33,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * modification time is before {@code olderThan} (default: three days ago). Files with a path segment
  * starting with {@code _} or {@code .} below the table location (in-flight write markers, {@code
  * _SUCCESS}, temporary metadata files) are never deleted, except in-flight markers abandoned for
- * longer than the default age; nor is anything outside the table location. A listed file whose
+ * longer than the default age and temporary metadata and hint files a commit left behind in
+ * {@code metadata/} (its writer died before removing them) just as old; nor is anything outside
+ * the table location. A listed file whose
  * path matches a reachable location under another scheme or authority is a prefix mismatch,
  * handled by {@link PrefixMismatchMode}. Nothing is deleted before every listed file is
  * classified, so a refusal deletes nothing.
@@ -209,6 +212,7 @@ public final class OrphanFiles {
         orphans.add(marker);
       }
     }
+    orphans.addAll(abandonedTemporaryFiles(listed, staleBefore));
     for (String orphan : orphans) {
       Locations.checkInside(tableLocation, orphan, "orphan file of table " + table);
     }
@@ -258,6 +262,26 @@ public final class OrphanFiles {
           + "sure they are different files: deleted files cannot be recovered)");
     }
     return orphans;
+  }
+
+  /**
+   * The temporary files of commits ({@link FileSystemTableOperations#isTemporaryFileName}) directly in
+   * the table's metadata folder and last modified before {@code staleBefore}: no commit is still
+   * publishing them, since one that ran that long ago has ended or died.
+   */
+  private List<String> abandonedTemporaryFiles(List<FileInfo> listed, long staleBefore) {
+    String metadataDir = Locations.canonical(ops.metadataRoot() + "/metadata");
+    List<String> abandoned = new ArrayList<>();
+    for (FileInfo file : listed) {
+      String location = file.location();
+      int slash = location.lastIndexOf('/');
+      if (file.modifiedMillis() < staleBefore && slash > 0
+          && FileSystemTableOperations.isTemporaryFileName(location.substring(slash + 1))
+          && Objects.equals(Locations.canonical(location.substring(0, slash)), metadataDir)) {
+        abandoned.add(location);
+      }
+    }
+    return abandoned;
   }
 
   /** The folders where the table's writers and commits put their in-flight markers. */

@@ -140,6 +140,38 @@ public class TestCommits {
   }
 
   @Test
+  public void uncheckedErrorAfterPublishIsResolvedByReadingBack() throws IOException {
+    FailingFileIO io = new FailingFileIO();
+    FileSystemTableOperations ops = CommitFixtures.create(CommitFixtures.catalog(io, temp.getRoot().toPath()), "t",
+        Map.of());
+    AppendFiles append = new AppendFiles(ops);
+    append.appendFile(CommitFixtures.dataFile(ops.refresh(), "eu", 1));
+    // a storage client that throws an unchecked exception although the version landed (R3 I/O faults)
+    io.errorAfterPublish = new java.io.UncheckedIOException(new IOException("client gave up (injected)"));
+    append.commit();
+    TableMetadata current = ops.refresh();
+    assertEquals(1, current.snapshots().size());
+    assertTrue("the landed snapshot's manifest list must be kept",
+        io.exists(current.currentSnapshot().manifestListLocation()));
+  }
+
+  @Test
+  public void ownVersionReportedAsExistingIsNotCommittedTwice() throws IOException {
+    FailingFileIO io = new FailingFileIO();
+    FileSystemTableOperations ops = CommitFixtures.create(CommitFixtures.catalog(io, temp.getRoot().toPath()), "t",
+        Map.of());
+    AppendFiles append = new AppendFiles(ops);
+    append.appendFile(CommitFixtures.dataFile(ops.refresh(), "eu", 1));
+    // a retried rename (HDFS) that finds the target its first, lost, attempt created
+    io.errorAfterPublish = new java.nio.file.FileAlreadyExistsException("v2.metadata.json");
+    append.commit();
+    TableMetadata current = ops.refresh();
+    assertEquals("the commit landed once, not again on top of itself", 1, current.snapshots().size());
+    assertEquals(2, ops.currentVersion());
+    assertTrue(io.exists(current.currentSnapshot().manifestListLocation()));
+  }
+
+  @Test
   public void unknownOutcomeKeepsEverything() throws IOException {
     Path dir = temp.getRoot().toPath();
     FailingFileIO io = new FailingFileIO();
@@ -210,6 +242,8 @@ public class TestCommits {
     volatile boolean failAfterPublish = false;
     volatile boolean failReads = false;
     volatile boolean breakReadsAfterPublish = false;
+    /** Thrown once after the next publish landed (an IOException or an unchecked exception). */
+    volatile Exception errorAfterPublish = null;
 
     FailingFileIO() {
       super(new LocalFileIO());
@@ -218,6 +252,14 @@ public class TestCommits {
     @Override
     public void publishIfAbsent(String source, String target) throws IOException {
       super.publishIfAbsent(source, target);
+      Exception error = errorAfterPublish;
+      if (error != null) {
+        errorAfterPublish = null;
+        if (error instanceof IOException io) {
+          throw io;
+        }
+        throw (RuntimeException) error;
+      }
       if (failAfterPublish) {
         failAfterPublish = false;
         failReads = breakReadsAfterPublish;

@@ -55,6 +55,41 @@ public class TestMetadataRetention {
   }
 
   @Test
+  public void oldVersionsAreKeptWhileTheHintIsStale() {
+    // the hint cannot be replaced, and deleting v1 fails: with deletions going on regardless, v1
+    // (named by the stale hint) would survive next to a deleted v2, and a reader probing forward
+    // from the hint would load v1 and lose every later commit
+    java.util.concurrent.atomic.AtomicBoolean hintsFail = new java.util.concurrent.atomic.AtomicBoolean();
+    io.floe.format.io.ForwardingFileIO flaky = new io.floe.format.io.ForwardingFileIO(new io.floe.format.io.LocalFileIO()) {
+      @Override
+      public void replace(String source, String target) throws java.io.IOException {
+        if (hintsFail.get()) {
+          throw new java.io.IOException("hint replace failed (injected)");
+        }
+        super.replace(source, target);
+      }
+
+      @Override
+      public boolean deleteFile(String location) throws java.io.IOException {
+        if (location.endsWith("/v1.metadata.json")) {
+          throw new java.io.IOException("delete failed (injected)");
+        }
+        return super.deleteFile(location);
+      }
+    };
+    FileSystemCatalog catalog = CommitFixtures.catalog(flaky, temp.getRoot().toPath());
+    FileSystemTableOperations ops = CommitFixtures.create(catalog, "t", Map.of(
+        TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true",
+        TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "1"));
+    hintsFail.set(true);
+    appendMany(ops, 4); // v2 .. v5, the hint still names v1
+    FileSystemTableOperations reader = CommitFixtures.catalog(temp.getRoot().toPath())
+        .loadTable(io.floe.format.catalog.TableIdentifier.of(java.util.List.of("db"), "t"));
+    assertEquals(4, reader.refresh().snapshots().size());
+    assertEquals(5, reader.currentVersion());
+  }
+
+  @Test
   public void nothingIsDeletedByDefault() {
     FileSystemTableOperations ops = table(Map.of(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "2"));
     appendMany(ops, 4);

@@ -105,4 +105,40 @@ public class TestPlanningManifestCache {
     assertEquals(paths(planned), paths(plan(ops, none, null, null)));
     assertEquals(0, none.size());
   }
+
+  @Test
+  public void manifestsUnusedForAMinuteAreDropped() {
+    FileSystemTableOperations ops = table();
+    long[] now = {0};
+    ManifestCache cache = new ManifestCache(1L << 30, () -> now[0]);
+    plan(ops, cache, null, null);
+    assertEquals(3, cache.size());
+    long full = cache.weight();
+
+    now[0] += ManifestCache.IDLE_NANOS - 1;
+    plan(ops, cache, null, null);
+    assertEquals("used again within the minute: kept", 3, cache.hits());
+    assertEquals(3, cache.size());
+
+    // a new append: the next plan lists one more manifest and uses all four
+    new AppendFiles(ops).appendFile(CommitFixtures.dataFile(ops.refresh(), "us", 10)).commit();
+    now[0] += ManifestCache.IDLE_NANOS - 1;
+    plan(ops, cache, null, null);
+    assertEquals(4, cache.size());
+
+    // planning an older snapshot alone for a minute: the newest manifest goes, nothing else
+    Snapshot before = ops.refresh().snapshots().get(2);
+    now[0] += ManifestCache.IDLE_NANOS / 2;
+    plan(ops, cache, before, null);
+    now[0] += ManifestCache.IDLE_NANOS / 2 + 1;
+    ScanPlan older = plan(ops, cache, before, null);
+    assertEquals(3, cache.size());
+    assertEquals(full, cache.weight());
+    assertEquals(paths(plan(ops, new ManifestCache(0), before, null)), paths(older));
+
+    now[0] += ManifestCache.IDLE_NANOS;
+    ScanPlan latest = plan(ops, cache, null, null);
+    assertEquals(4, latest.tasks().size());
+    assertEquals("everything idle was dropped, then the latest plan's four decoded again", 4, cache.size());
+  }
 }

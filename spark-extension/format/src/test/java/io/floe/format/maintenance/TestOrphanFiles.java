@@ -159,6 +159,25 @@ public class TestOrphanFiles {
   }
 
   @Test
+  public void temporaryFilesOfADeadCommitAreRemovedOnceStale() throws IOException {
+    populate();
+    // what a commit that died between writing and publishing (or between hint steps) leaves behind
+    Path version = plant("metadata/.floe-" + UUID.randomUUID() + ".metadata.json.tmp");
+    Path hint = plant("metadata/.floe-" + UUID.randomUUID() + "-version-hint.tmp");
+    Path lookalike = plant("data/.floe-" + UUID.randomUUID() + ".metadata.json.tmp");
+    ageEverything();
+    Path fresh = plant("metadata/.floe-" + UUID.randomUUID() + ".metadata.json.tmp");
+
+    List<String> removed = OrphanFiles.of(ops).execute();
+
+    assertEquals(Set.of(version, hint), localPaths(removed));
+    assertFalse(Files.exists(version));
+    assertFalse(Files.exists(hint));
+    assertTrue("a temporary name outside metadata/ is not a commit's", Files.exists(lookalike));
+    assertTrue("a commit may still be publishing a recent temporary file", Files.exists(fresh));
+  }
+
+  @Test
   public void filesOfSnapshotsNoRefReachesAreKept() throws IOException {
     new AppendFiles(ops).appendFile(dataFile(newDataPath())).commit();
     long first = ops.refresh().currentSnapshot().snapshotId();

@@ -34,7 +34,7 @@ import org.apache.spark.sql.types.StructType;
  * errors as AnalysisExceptions that name the procedure and the table, and metadata commits retried
  * from the newest metadata when another writer committed first.
  */
-abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
+abstract class FloeProcedure implements UnboundProcedure {
   private static final int COMMIT_ATTEMPTS = 4;
 
   private final CatalogAccess catalog;
@@ -59,31 +59,58 @@ abstract class FloeProcedure implements UnboundProcedure, BoundProcedure {
     return description;
   }
 
+  /**
+   * A separate bound object, never this one: Spark's analyzer treats a procedure that is already a
+   * BoundProcedure as bound, and would invoke it before it has put the arguments in parameter order
+   * and filled in defaults (which fails for arguments that resolve late, such as
+   * {@code older_than => current_timestamp() - INTERVAL 1 DAY}).
+   */
   @Override
   public BoundProcedure bind(StructType inputType) {
-    return this;
+    return new Bound();
   }
 
-  @Override
-  public ProcedureParameter[] parameters() {
+  ProcedureParameter[] parameters() {
     return parameters.clone();
-  }
-
-  @Override
-  public boolean isDeterministic() {
-    return false;
   }
 
   /**
    * Runs the procedure ({@link #run}); a Floe error that escapes it (a commit conflict, a file that
    * cannot be read, a catalog refusal) reaches the caller as a classed AnalysisException.
    */
-  @Override
-  public final Iterator<Scan> call(InternalRow args) {
+  private Iterator<Scan> call(InternalRow args) {
     try {
       return run(args);
     } catch (FloeException e) {
       throw SparkExceptions.thrown(e);
+    }
+  }
+
+  /** The procedure bound to its arguments' types: the same for every call. */
+  private final class Bound implements BoundProcedure {
+    @Override
+    public String name() {
+      return FloeProcedure.this.name();
+    }
+
+    @Override
+    public String description() {
+      return FloeProcedure.this.description();
+    }
+
+    @Override
+    public ProcedureParameter[] parameters() {
+      return FloeProcedure.this.parameters();
+    }
+
+    @Override
+    public boolean isDeterministic() {
+      return false;
+    }
+
+    @Override
+    public Iterator<Scan> call(InternalRow args) {
+      return FloeProcedure.this.call(args);
     }
   }
 

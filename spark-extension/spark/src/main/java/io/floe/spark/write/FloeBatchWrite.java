@@ -158,12 +158,16 @@ class FloeBatchWrite implements BatchWrite {
       producer.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
       producer.validateAddedFilesExist();
       addIndexSync(producer, messages);
+      // Spark calls abort() after any Throwable: until the commit fails in a known way, its files may
+      // be in the table (an OutOfMemoryError can strike after publishing) and abort() must keep them
+      commitStateUnknown = true;
       try {
         target.commit(producer, base);
+        CommitErrorHook.afterCommit();
       } catch (CommitStateUnknownException e) {
-        commitStateUnknown = true; // Spark calls abort() next: it must not delete files the table may now hold
         throw e;
       } catch (RuntimeException e) {
+        commitStateUnknown = false;
         deleteFiles(files.stream().map(DataFile::path).toList(), conf.value());
         throw e;
       }

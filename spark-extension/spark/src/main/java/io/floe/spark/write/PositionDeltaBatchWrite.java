@@ -121,11 +121,15 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
       FloeRowLevelOperation.validateAgainst(delta, scan, isolation);
       delta.set("spark.app.id", SparkSession.active().sparkContext().applicationId());
       FloeBatchWrite.addIndexSync(delta, FloeWriteTarget.forTable(table), written);
+      // Spark calls abort() after any Throwable: until the commit fails in a known way, its files may
+      // be in the table (an OutOfMemoryError can strike after publishing) and abort() must keep them
+      commitStateUnknown = true;
       delta.commit();
+      CommitErrorHook.afterCommit();
     } catch (CommitStateUnknownException e) {
-      commitStateUnknown = true; // Spark calls abort() next: it must not delete files the table may now hold
       throw e;
     } catch (RuntimeException e) {
+      commitStateUnknown = false;
       List<String> created = new ArrayList<>(deletes.written());
       inserted.forEach(f -> created.add(f.path()));
       FloeBatchWrite.deleteFiles(created, conf.value());
