@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import decimal
+import itertools
 import json
 import os
 import sys
@@ -37,7 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             _exec_spark(spark_sql_command(args.warehouse, args.catalog, passthrough))
         if args.command == "thriftserver":
             command = thriftserver_command(
-                args.warehouse, args.catalog, args.port, args.host, passthrough
+                args.warehouse,
+                args.catalog,
+                args.port,
+                args.host,
+                passthrough,
+                allow_unauthenticated=args.allow_unauthenticated,
             )
             _exec_spark(command)
         if args.command == "inspect":
@@ -80,6 +86,11 @@ def _parser() -> argparse.ArgumentParser:
     thrift.add_argument("--port", type=int, default=10000, help="JDBC port (default 10000)")
     thrift.add_argument(
         "--host", default="localhost", help="interface to listen on (default localhost)"
+    )
+    thrift.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="listen on a non-loopback --host without authentication (trusted networks only)",
     )
 
     inspect = commands.add_parser(
@@ -137,14 +148,43 @@ def spark_sql_command(warehouse: str, catalog: str, passthrough: Sequence[str]) 
     return ["bash", str(script), *_conf_args(warehouse, catalog, default=True), *passthrough]
 
 
+#: hive.server2.authentication values that check no password.
+_NO_AUTHENTICATION = ("NONE", "NOSASL")
+
+
 def thriftserver_command(
-    warehouse: str, catalog: str, port: int, host: str, passthrough: Sequence[str]
+    warehouse: str,
+    catalog: str,
+    port: int,
+    host: str,
+    passthrough: Sequence[str],
+    allow_unauthenticated: bool = False,
 ) -> list[str]:
     """Return the command line that runs the Thrift JDBC server in the foreground.
 
     Spark's default catalog stays the session catalog: on connect, the server runs
     ``USE <database of the JDBC URL>`` (``default`` when none), which must exist in that catalog.
+
+    A ``host`` other than a loopback one needs authentication (``--hiveconf
+    hive.server2.authentication=LDAP|KERBEROS|CUSTOM|PAM``) or ``allow_unauthenticated``:
+    otherwise anyone who can reach the port can read and drop every table of the warehouse.
     """
+    authentication = _hiveconf(passthrough, "hive.server2.authentication") or "NONE"
+    # Hive's server prefers this variable to hive.server2.thrift.bind.host
+    listen = os.environ.get("HIVE_SERVER2_THRIFT_BIND_HOST") or host
+    if (
+        authentication.upper() in _NO_AUTHENTICATION
+        and not allow_unauthenticated
+        and not is_loopback(listen)
+    ):
+        raise FloeError(
+            f"Refusing to start the Thrift server on {listen!r} without authentication: "
+            f"that interface is not loopback (hive.server2.authentication={authentication}), "
+            "so anyone who reaches the port could read and drop every table. Configure "
+            "authentication (--hiveconf hive.server2.authentication=LDAP, KERBEROS, CUSTOM or "
+            "PAM, with its settings), listen on localhost, or pass --allow-unauthenticated "
+            "on a trusted network"
+        )
     script = spark_home() / "bin" / "spark-submit"
     return [
         "bash",
@@ -160,6 +200,38 @@ def thriftserver_command(
         "--hiveconf",
         f"hive.server2.thrift.bind.host={host}",
     ]
+
+
+def _hiveconf(passthrough: Sequence[str], key: str) -> str | None:
+    """The last value of ``key`` among the ``--hiveconf key=value`` (or ``--conf
+    spark.hadoop.key=value``) options of ``passthrough``."""
+    value = None
+    for option, setting in itertools.pairwise(passthrough):
+        name, _, given = setting.partition("=")
+        if (option == "--hiveconf" and name.strip() == key) or (
+            option == "--conf" and name.strip() == f"spark.hadoop.{key}"
+        ):
+            value = given.strip()
+    return value
+
+
+def is_loopback(host: str) -> bool:
+    """True when every address ``host`` names is a loopback one (127.0.0.0/8, ::1)."""
+    import ipaddress
+    import socket
+
+    if not host.strip():
+        return False  # Hive listens on every interface when no host is set
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    addresses = {str(info[4][0]).split("%")[0] for info in infos}
+    return bool(addresses) and all(ipaddress.ip_address(a).is_loopback for a in addresses)
 
 
 def _exec_spark(command: list[str]) -> NoReturn:

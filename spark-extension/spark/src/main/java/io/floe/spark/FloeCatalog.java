@@ -222,7 +222,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
     try {
-      return new FloeTable(this, loadOps(ident), null);
+      return new FloeTable(this, ident, loadOps(ident), null);
     } catch (NoSuchTableException e) {
       return metadataTable(ident, null, null, e);
     }
@@ -252,7 +252,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
     FloeTable table;
     try {
-      table = new FloeTable(this, loadOps(ident), null);
+      table = new FloeTable(this, ident, loadOps(ident), null);
     } catch (NoSuchTableException e) {
       return metadataTable(ident, version, null, e);
     }
@@ -263,7 +263,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   public Table loadTable(Identifier ident, long timestampMicros) throws NoSuchTableException {
     FloeTable table;
     try {
-      table = new FloeTable(this, loadOps(ident), null);
+      table = new FloeTable(this, ident, loadOps(ident), null);
     } catch (NoSuchTableException e) {
       return metadataTable(ident, null, Math.floorDiv(timestampMicros, 1000L), e);
     }
@@ -400,7 +400,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
     checkCanCreate(ident);
     TableMetadata metadata = newMetadata(ident, columns, partitions, props, "create");
     try {
-      return new FloeTable(this, catalog.createTable(id, metadata), null);
+      return new FloeTable(this, ident, catalog.createTable(id, metadata), null);
     } catch (CatalogException e) {
       throw rethrow(createError(ident, e));
     }
@@ -449,7 +449,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
     FileSystemTableOperations ops = loadOps(ident);
     TableAlterations.apply(ops, changes);
-    return new FloeTable(this, ops, null);
+    return new FloeTable(this, ident, ops, null);
   }
 
   @Override

@@ -20,6 +20,7 @@ import io.floe.format.metadata.TableMetadataParser;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
+import io.floe.format.sql.SqlTokens;
 import io.floe.format.table.TableView;
 import io.floe.format.types.Schema;
 import io.floe.spark.index.SparkIndexes;
@@ -32,12 +33,14 @@ import io.floe.spark.util.SparkSchemas;
 import io.floe.spark.write.FloeRowLevelOperationBuilder;
 import io.floe.spark.write.FloeWriteBuilder;
 import io.floe.spark.write.WriteChecks;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
 import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
@@ -67,16 +70,18 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   private final FloeCatalog catalog;
   /** What scans and writes see of the table: name, operations, metadata, snapshot and read schema. */
   private final TableView view;
+  private final Identifier ident;
   private final FileSystemTableOperations ops;
   private final TableMetadata metadata;
   private final Snapshot pinned;
 
-  FloeTable(FloeCatalog catalog, FileSystemTableOperations ops, Snapshot pinned) {
-    this(catalog, TableView.current(catalog.name() + "." + ops.tableName(), ops).pinnedTo(pinned, null));
+  FloeTable(FloeCatalog catalog, Identifier ident, FileSystemTableOperations ops, Snapshot pinned) {
+    this(catalog, ident, TableView.current(catalog.name() + "." + ops.tableName(), ops).pinnedTo(pinned, null));
   }
 
-  private FloeTable(FloeCatalog catalog, TableView view) {
+  private FloeTable(FloeCatalog catalog, Identifier ident, TableView view) {
     this.catalog = catalog;
+    this.ident = ident;
     this.view = view;
     this.ops = view.ops();
     this.metadata = view.metadata();
@@ -117,6 +122,15 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   @Override
   public String name() {
     return view.name();
+  }
+
+  /** {@code `catalog`.`db`.`t`}: the name for SQL, each part quoted (names may hold dots). */
+  private String quotedName() {
+    List<String> parts = new ArrayList<>();
+    parts.add(catalog.name());
+    parts.addAll(Arrays.asList(ident.namespace()));
+    parts.add(ident.name());
+    return SqlTokens.quote(parts);
   }
 
   @Override
@@ -199,7 +213,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     if (snap == null) {
       throw SparkExceptions.thrown(SnapshotErrors.versionNotFound(name(), version, SnapshotListing.describe(metadata)));
     }
-    return new FloeTable(catalog, ops, snap);
+    return new FloeTable(catalog, ident, ops, snap);
   }
 
   /**
@@ -212,7 +226,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     String action = "Cannot time travel table " + name() + " to "
         + java.time.Instant.ofEpochMilli(timestampMillis);
     try {
-      return new FloeTable(catalog, ops, PastSnapshots.snapshotAt(metadata, timestampMillis,
+      return new FloeTable(catalog, ident, ops, PastSnapshots.snapshotAt(metadata, timestampMillis,
           file -> TableMetadataParser.read(ops.io(), file), action));
     } catch (FloeException e) {
       throw SparkExceptions.thrown(e);
@@ -233,7 +247,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     // Spark resolved the query against the current columns before it passed the options: read the
     // snapshot's files through the current schema, matching columns by field id as for any old file
     // (renamed columns show their old values, columns added later read as null), as Iceberg does.
-    return new FloeTable(catalog, view.pinnedTo(snapshotTable.pinned, metadata.schema()));
+    return new FloeTable(catalog, ident, view.pinnedTo(snapshotTable.pinned, metadata.schema()));
   }
 
   private FloeTable snapshotOf(Map<String, String> options) {
@@ -260,7 +274,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
           throw SparkExceptions.thrown(SnapshotErrors.snapshotNotFound(name(), value, "Cannot read table " + name()
               + " at snapshot-id " + value + ": no snapshot has that id; " + SnapshotListing.describe(metadata)));
         }
-        return new FloeTable(catalog, ops, snap);
+        return new FloeTable(catalog, ident, ops, snap);
       }
       case "as-of-timestamp":
         if (!value.matches("-?\\d+")) {
@@ -276,7 +290,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
               + " at " + option + " " + value + ": no " + option + " has that name; "
               + SnapshotListing.describe(metadata)));
         }
-        return new FloeTable(catalog, ops, metadata.snapshot(ref.snapshotId()));
+        return new FloeTable(catalog, ident, ops, metadata.snapshot(ref.snapshotId()));
       }
     }
   }
@@ -425,22 +439,22 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     if (pinned != null) {
       throw new IllegalArgumentException("Cannot create an index on table " + name() + " at a past snapshot");
     }
-    SparkIndexes.of(ops, name()).create(indexName, columns, columnProperties, properties);
+    SparkIndexes.of(ops, name(), quotedName()).create(indexName, columns, columnProperties, properties);
   }
 
   @Override
   public void dropIndex(String indexName) throws org.apache.spark.sql.catalyst.analysis.NoSuchIndexException {
-    SparkIndexes.of(ops, name()).drop(indexName);
+    SparkIndexes.of(ops, name(), quotedName()).drop(indexName);
   }
 
   @Override
   public boolean indexExists(String indexName) {
-    return SparkIndexes.of(ops, name()).exists(indexName);
+    return SparkIndexes.of(ops, name(), quotedName()).exists(indexName);
   }
 
   @Override
   public org.apache.spark.sql.connector.catalog.index.TableIndex[] listIndexes() {
-    return SparkIndexes.of(ops, name()).list();
+    return SparkIndexes.of(ops, name(), quotedName()).list();
   }
 
   @Override

@@ -71,18 +71,6 @@ public final class IndexColumns {
 
   /** The name parts of field {@code fieldId} in {@code schema} ({@code ["a", "b"]}), or null when it is not there. */
   public static List<String> path(Schema schema, int fieldId) {
-    List<String> parts = new java.util.ArrayList<>();
-    return collect(schema.asStruct(), fieldId, parts) ? List.copyOf(parts) : null;
-  }
-
-  private static boolean collect(Types.StructType struct, int fieldId, List<String> parts) {
-    for (Types.NestedField f : struct.fields()) {
-      parts.add(f.name());
-      if (f.fieldId() == fieldId || (f.type().isStructType() && collect(f.type().asStructType(), fieldId, parts))) {
-        return true;
-      }
-      parts.remove(parts.size() - 1);
-    }
-    return false;
+    return schema.findColumnPath(fieldId);
   }
 }

@@ -93,6 +93,28 @@ public final class Schema {
     return idToName.get(id);
   }
 
+  /**
+   * The names from the top-level column down to field {@code id} through structs ({@code [a, b]}
+   * for {@code a.b}), or null when it is not there or inside a list or map. Unlike
+   * {@link #findColumnName}, a column whose own name holds a dot ({@code `v1.2`}) stays one part,
+   * so an engine's parser can be given the path quoted part by part.
+   */
+  public List<String> findColumnPath(int id) {
+    List<String> parts = new ArrayList<>();
+    return collectPath(struct, id, parts) ? List.copyOf(parts) : null;
+  }
+
+  private static boolean collectPath(Types.StructType in, int id, List<String> parts) {
+    for (Types.NestedField f : in.fields()) {
+      parts.add(f.name());
+      if (f.fieldId() == id || (f.type().isStructType() && collectPath(f.type().asStructType(), id, parts))) {
+        return true;
+      }
+      parts.remove(parts.size() - 1);
+    }
+    return false;
+  }
+
   public Type findType(int id) {
     Types.NestedField f = findField(id);
     return f == null ? null : f.type();

@@ -1,7 +1,9 @@
 package io.floe.format.types;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.Test;
 
@@ -45,5 +47,20 @@ public class TestTypeUtil {
     assertEquals(base.idFor("id"), assigned.idFor("id"));
     assertEquals(Integer.valueOf(10), assigned.idFor("new"));
     assertEquals(Integer.valueOf(11), assigned.idFor("s.c"));
+  }
+
+  @Test
+  public void columnPathKeepsDotsInsideNamesAsOnePart() {
+    Schema schema = new Schema(
+        Types.NestedField.optional(1, "v1.2", Types.IntegerType.get()),
+        Types.NestedField.optional(2, "..", Types.IntegerType.get()),
+        Types.NestedField.optional(3, "s.t", Types.StructType.of(Types.NestedField.optional(4, "a.b",
+            Types.StringType.get()))),
+        Types.NestedField.optional(5, "l", Types.ListType.ofOptional(6, Types.StringType.get())));
+    assertEquals(List.of("v1.2"), schema.findColumnPath(1));
+    assertEquals(List.of(".."), schema.findColumnPath(2));
+    assertEquals(List.of("s.t", "a.b"), schema.findColumnPath(4));
+    assertNull("not reachable through structs only", schema.findColumnPath(6));
+    assertNull(schema.findColumnPath(99));
   }
 }

@@ -31,15 +31,18 @@ public final class SparkIndexes {
   private final String tableName;
   private final TableOperations ops;
 
-  private SparkIndexes(TableOperations ops, String tableName) {
+  private SparkIndexes(TableOperations ops, String tableName, String quotedName) {
     this.ops = ops;
     this.tableName = tableName;
-    this.indexes = new TableIndexes(ops, tableName, quoted(tableName));
+    this.indexes = new TableIndexes(ops, tableName, quotedName);
   }
 
-  /** The indexes of the table Spark names {@code tableName} (catalog.db.t). */
-  public static SparkIndexes of(TableOperations ops, String tableName) {
-    return new SparkIndexes(ops, tableName);
+  /**
+   * The indexes of the table Spark names {@code tableName} (catalog.db.t, for messages);
+   * {@code quotedName} is the same name with each part quoted, for SQL.
+   */
+  public static SparkIndexes of(TableOperations ops, String tableName, String quotedName) {
+    return new SparkIndexes(ops, tableName, quotedName);
   }
 
   public void create(String name, NamedReference[] columns, Map<NamedReference, Map<String, String>> columnProperties,
@@ -107,10 +110,5 @@ public final class SparkIndexes {
           columns, Map.of(), props));
     }
     return out.toArray(new org.apache.spark.sql.connector.catalog.index.TableIndex[0]);
-  }
-
-  /** {@code `catalog`.`db`.`t`} from {@code catalog.db.t} (Floe's names hold no dot). */
-  static String quoted(String tableName) {
-    return TableIndexes.quote(List.of(tableName.split("\\.")));
   }
 }

@@ -109,12 +109,12 @@ final class RewriteSortOrder {
     }
     List<Column> out = new ArrayList<>();
     for (SortField f : metadata.sortOrder().fields()) {
-      String name = metadata.schema().findColumnName(f.sourceId());
-      if (name == null || !f.transform().isIdentity()) {
+      List<String> path = metadata.schema().findColumnPath(f.sourceId());
+      if (path == null || !f.transform().isIdentity()) {
         throw SchemaErrors.invalidSortOrder(null, describe + ": the table's sort order field " + f + " is not a plain "
             + "column; pass sort_order explicitly");
       }
-      out.add(column(SqlTokens.quote(name), f.direction() == SortDirection.DESC,
+      out.add(column(SqlTokens.quote(path), f.direction() == SortDirection.DESC,
           f.nullOrder() == NullOrder.NULLS_FIRST));
     }
     return out;

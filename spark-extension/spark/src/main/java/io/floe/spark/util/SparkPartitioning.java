@@ -123,11 +123,11 @@ public final class SparkPartitioning {
   public static org.apache.spark.sql.connector.expressions.Transform[] toSpark(PartitionSpec spec) {
     List<org.apache.spark.sql.connector.expressions.Transform> out = new ArrayList<>();
     for (PartitionField f : spec.fields()) {
-      String name = spec.schema().findColumnName(f.sourceId());
-      if (name == null) {
+      List<String> path = spec.schema().findColumnPath(f.sourceId());
+      if (path == null) {
         continue;
       }
-      String column = quoted(name);
+      String column = SqlTokens.quote(path); // Spark re-parses it: each part quoted, dots in names kept
       String t = f.transform().toString();
       if (f.transform().isIdentity()) {
         out.add(Expressions.identity(column));
@@ -146,11 +146,6 @@ public final class SparkPartitioning {
       }
     }
     return out.toArray(new org.apache.spark.sql.connector.expressions.Transform[0]);
-  }
-
-  /** Spark re-parses these names: quote each part so spaces, backquotes and keywords survive. */
-  private static String quoted(String dottedName) {
-    return SqlTokens.quote(List.of(dottedName.split("\\.")));
   }
 
   private static int widthOf(String transform) {

@@ -11,7 +11,6 @@ import io.floe.format.partition.Transform;
 import io.floe.format.sql.SqlTokens;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
-import io.floe.format.types.Types;
 import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.util.SparkSchemas;
 import java.util.ArrayList;
@@ -162,7 +161,7 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
    */
   private org.apache.spark.sql.connector.expressions.Expression transformExpression(Schema schema,
       Transform transform, int sourceId) {
-    List<String> path = pathOf(schema.asStruct(), sourceId);
+    List<String> path = schema.findColumnPath(sourceId);
     if (path == null || transform.isVoid()) {
       return null;
     }
@@ -240,24 +239,6 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   }
 
   /** The names from the top-level struct down to the field, or null when it is not reachable through structs. */
-  private static List<String> pathOf(Types.StructType struct, int fieldId) {
-    for (Types.NestedField f : struct.fields()) {
-      if (f.fieldId() == fieldId) {
-        List<String> path = new ArrayList<>();
-        path.add(f.name());
-        return path;
-      }
-      if (f.type().typeId() == Type.TypeID.STRUCT) {
-        List<String> inner = pathOf(f.type().asStructType(), fieldId);
-        if (inner != null) {
-          inner.add(0, f.name());
-          return inner;
-        }
-      }
-    }
-    return null;
-  }
-
   private static String quoted(List<String> path) {
     return SqlTokens.quote(path);
   }
