@@ -9,15 +9,14 @@ conflict (no silent success); the table stays at B's snapshot with B's rows and 
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import sql_runner
 from reliability_figures import record
 from row_level_tables import (
     COW,
@@ -37,18 +36,6 @@ if TYPE_CHECKING:
 
 HOOKS = "-Dfloe.test-hooks=true"
 GATE = "'io.floe.spark.util.CommitGate'"
-
-
-def _load_runner() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "sql-tests" / "run.py"
-    spec = importlib.util.spec_from_file_location("floe_sql_tests_run", path)
-    assert spec is not None and spec.loader is not None
-    if spec.name in sys.modules:
-        return sys.modules[spec.name]
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 class Jdbc:
@@ -105,7 +92,7 @@ def jdbc(
     spark: SparkSession, warehouse: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Jdbc]:
     """`floe thriftserver` on this run's warehouse, started as sql-tests/run.py does, hooks on."""
-    runner = _load_runner()
+    runner = sql_runner.load()
     workdir = tmp_path_factory.mktemp("thrift")
     port = runner._free_port()
     log_path = workdir / "thriftserver.log"

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import reliability_figures
+import sql_runner
 from jvm_support import support_classpath
 
 from floe import cli
@@ -90,9 +89,8 @@ def test_launcher_refuses_a_non_loopback_bind_without_authentication(
 def thrift_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """`floe thriftserver` with its default --host and CUSTOM authentication; yields its port."""
     workdir = tmp_path_factory.mktemp("r6-thrift")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    runner = sql_runner.load()
+    port = runner._free_port()
     log_path = workdir / "thriftserver.log"
     command = [
         sys.executable, "-m", "floe.cli", "thriftserver",
@@ -112,29 +110,10 @@ def thrift_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
             command, cwd=workdir, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
         try:
-            _wait_for_port(port, server, log_path)
+            runner._wait_for_port(port, server, log_path)
             yield port
         finally:
-            if server.poll() is None:
-                os.killpg(server.pid, signal.SIGTERM)
-                try:
-                    server.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(server.pid, signal.SIGKILL)
-                    server.wait()
-
-
-def _wait_for_port(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"Thrift server exited with {server.returncode}:\n{log.read_text()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.5)
-    raise RuntimeError(f"Thrift server not listening after 180 s:\n{log.read_text()[-4000:]}")
+            runner._stop(server)
 
 
 def _listening_addresses(port: int) -> set[str]:

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
+import sql_runner
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
-def _load_runner() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "sql-tests" / "run.py"
-    spec = importlib.util.spec_from_file_location("floe_sql_tests_run", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-RUNNER = _load_runner()
+RUNNER = sql_runner.load()
 NAMES: list[str] = RUNNER.input_names()
 
 
