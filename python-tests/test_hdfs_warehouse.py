@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from commit_race import RACE_PROPERTIES, run_append_race, version_numbers
 from reliability_commit_storm import assert_no_loss, check_storm, record_storm
-from warehouse_checks import check_row_level_dml, rows
+from warehouse_checks import check_rewrite_and_expire, check_row_level_dml, rows
 
 if TYPE_CHECKING:
     from hdfs_runtime import MiniHdfs
@@ -156,21 +156,7 @@ def test_row_level_dml(spark: SparkSession, hdfs_catalog: str, mode: str) -> Non
 def test_procedures_and_analyze(
     spark: SparkSession, hdfs_catalog: str, files: HdfsFiles, hdfs: MiniHdfs
 ) -> None:
-    table = f"{hdfs_catalog}.procs.t"
-    spark.sql(f"CREATE NAMESPACE {hdfs_catalog}.procs")
-    spark.sql(f"CREATE TABLE {table} (id BIGINT, v STRING) USING floe")
-    for i in range(5):  # rewrite_data_files' default min-input-files
-        spark.sql(f"INSERT INTO {table} VALUES ({i}, 'v{i}')")
-    rewritten = spark.sql(
-        f"CALL {hdfs_catalog}.system.rewrite_data_files(table => 'procs.t')"
-    ).collect()[0]
-    assert rewritten.rewritten_data_files_count == 5
-    assert rewritten.added_data_files_count == 1
-    expired = spark.sql(
-        f"CALL {hdfs_catalog}.system.expire_snapshots(table => 'procs.t', retain_last => 1, "
-        "older_than => TIMESTAMP '2999-01-01 00:00:00')"
-    ).collect()[0]
-    assert expired.deleted_data_files_count == 5
+    table = check_rewrite_and_expire(spark, hdfs_catalog)
     assert len([f for f in _table_files(files, "procs.t", "data") if f.endswith(".parquet")]) == 1
     orphan = "/warehouse/procs/t/data/orphan.parquet"
     files.write(orphan, b"not referenced by any metadata")

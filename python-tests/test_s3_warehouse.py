@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import S3_FIXTURE
-from warehouse_checks import check_row_level_dml, rows
+from warehouse_checks import check_rewrite_and_expire, check_row_level_dml, rows
 
 if TYPE_CHECKING:
     from commit_race import RaceResult
@@ -156,21 +156,7 @@ def test_row_level_dml(spark: SparkSession, s3_catalog: str, mode: str) -> None:
 
 
 def test_procedures_and_analyze(spark: SparkSession, s3_catalog: str, moto_s3: MotoS3) -> None:
-    table = f"{s3_catalog}.procs.t"
-    spark.sql(f"CREATE NAMESPACE {s3_catalog}.procs")
-    spark.sql(f"CREATE TABLE {table} (id BIGINT, v STRING) USING floe")
-    for i in range(5):  # rewrite_data_files' default min-input-files
-        spark.sql(f"INSERT INTO {table} VALUES ({i}, 'v{i}')")
-    rewritten = spark.sql(
-        f"CALL {s3_catalog}.system.rewrite_data_files(table => 'procs.t')"
-    ).collect()[0]
-    assert rewritten.rewritten_data_files_count == 5
-    assert rewritten.added_data_files_count == 1
-    expired = spark.sql(
-        f"CALL {s3_catalog}.system.expire_snapshots(table => 'procs.t', retain_last => 1, "
-        "older_than => TIMESTAMP '2999-01-01 00:00:00')"
-    ).collect()[0]
-    assert expired.deleted_data_files_count == 5
+    table = check_rewrite_and_expire(spark, s3_catalog)
     orphan = "warehouse/procs/t/data/orphan.parquet"
     moto_s3.put(BUCKET, orphan, b"not referenced by any metadata")
     time.sleep(1.5)

@@ -42,3 +42,24 @@ def check_row_level_dml(spark: SparkSession, catalog: str, mode: str) -> None:
     ]
     deletes = spark.sql(f"SELECT count(*) FROM {table}.delete_files").collect()[0][0]
     assert (deletes > 0) == (mode == "merge-on-read")
+
+
+def check_rewrite_and_expire(spark: SparkSession, catalog: str) -> str:
+    """Five INSERTs into a new table ``procs.t`` of ``catalog``, compacted by rewrite_data_files
+    into one file, then expire_snapshots deleting the five; returns the table's name."""
+    table = f"{catalog}.procs.t"
+    spark.sql(f"CREATE NAMESPACE {catalog}.procs")
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, v STRING) USING floe")
+    for i in range(5):  # rewrite_data_files' default min-input-files
+        spark.sql(f"INSERT INTO {table} VALUES ({i}, 'v{i}')")
+    rewritten = spark.sql(
+        f"CALL {catalog}.system.rewrite_data_files(table => 'procs.t')"
+    ).collect()[0]
+    assert rewritten.rewritten_data_files_count == 5
+    assert rewritten.added_data_files_count == 1
+    expired = spark.sql(
+        f"CALL {catalog}.system.expire_snapshots(table => 'procs.t', retain_last => 1, "
+        "older_than => TIMESTAMP '2999-01-01 00:00:00')"
+    ).collect()[0]
+    assert expired.deleted_data_files_count == 5
+    return table
