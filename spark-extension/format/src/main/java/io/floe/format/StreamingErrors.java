@@ -46,6 +46,19 @@ public final class StreamingErrors {
         params("table", table, "snapshot", Long.toString(snapshotId)), null);
   }
 
+  /**
+   * {@code stream-from-timestamp} is older than the table's retained history: the snapshots between
+   * the time and {@code oldestId} (the oldest the branch still has) expired, so their rows are lost
+   * to the stream.
+   */
+  public static FloeException historyExpiredAfter(String table, String timestamp, long oldestId, String oldestTime) {
+    return new FloeException(ErrorClass.FLOE_TIME_TRAVEL_INVALID, "Cannot stream from table " + table
+        + " from " + timestamp + ": the snapshots committed between that time and the oldest retained snapshot "
+        + oldestId + " (" + oldestTime + ") have expired, so their rows cannot be streamed; set "
+        + "stream-from-timestamp to " + oldestTime + " or later, or leave it unset to read the table in full",
+        params("table", table, "timestamp", timestamp, "snapshot", Long.toString(oldestId)), null);
+  }
+
   /** A stored streaming offset (from a checkpoint) that is not Floe's offset JSON. */
   public static FloeException invalidOffset(String json, String why) {
     return new FloeException(ErrorClass.FLOE_OPTION_INVALID, "Invalid Floe streaming offset " + json + ": " + why

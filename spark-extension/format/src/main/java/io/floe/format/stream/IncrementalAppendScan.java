@@ -7,8 +7,11 @@ import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.metadata.DataOperations;
 import io.floe.format.metadata.Snapshot;
+import io.floe.format.metadata.SnapshotLogEntry;
 import io.floe.format.metadata.TableMetadata;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -140,8 +143,13 @@ public final class IncrementalAppendScan {
         // history before the oldest retained snapshot has expired: read the table's contents at it in full
         return new Begin(0, 0, chain.get(0).parentId() != null);
       }
+      long from = options.fromTimestampMillis();
       for (int i = 0; i < chain.size(); i++) {
-        if (chain.get(i).timestampMillis() >= options.fromTimestampMillis()) {
+        if (chain.get(i).timestampMillis() >= from) {
+          if (i == 0 && expiredParentMayBeAfter(chain.get(0), from)) {
+            throw StreamingErrors.historyExpiredAfter(table, Instant.ofEpochMilli(from).toString(),
+                chain.get(0).snapshotId(), Instant.ofEpochMilli(chain.get(0).timestampMillis()).toString());
+          }
           return new Begin(i, 0, false);
         }
       }
@@ -161,6 +169,22 @@ public final class IncrementalAppendScan {
   }
 
   /**
+   * Whether {@code oldest}'s parent has expired and may have been committed at or after {@code from}:
+   * the snapshot log, which keeps times of snapshots that expired, does not show it was earlier.
+   */
+  private boolean expiredParentMayBeAfter(Snapshot oldest, long from) {
+    if (oldest.parentId() == null) {
+      return false;
+    }
+    for (SnapshotLogEntry e : metadata.snapshotLog()) {
+      if (e.snapshotId() == oldest.parentId() && e.timestampMillis() < from) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * The current snapshot's ancestors, oldest first, back to {@code stopAt} (included) or to the
    * oldest ancestor that still exists.
    */
@@ -168,12 +192,13 @@ public final class IncrementalAppendScan {
     List<Snapshot> chain = new ArrayList<>();
     Snapshot s = metadata.currentSnapshot();
     while (s != null) {
-      chain.add(0, s);
+      chain.add(s);
       if (stopAt != null && s.snapshotId() == stopAt) {
         break;
       }
       s = s.parentId() == null ? null : metadata.snapshot(s.parentId());
     }
+    Collections.reverse(chain);
     return chain;
   }
 

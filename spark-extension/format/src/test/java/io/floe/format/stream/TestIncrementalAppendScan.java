@@ -266,6 +266,43 @@ public class TestIncrementalAppendScan {
   }
 
   @Test
+  public void streamFromATimestampBeforeExpiredHistoryIsAnError() throws InterruptedException {
+    long s1 = StreamFixtures.append(ops, file("eu", 1));
+    long t1 = ops.refresh().snapshot(s1).timestampMillis();
+    Thread.sleep(5);
+    long s2 = StreamFixtures.append(ops, file("us", 1));
+    new ExpireSnapshots(ops).expireSnapshotId(s1).cleanExpiredFiles(false).commit();
+    StreamingReadOptions from = StreamingReadOptions.parse("db.t",
+        Map.of(StreamingReadOptions.STREAM_FROM_TIMESTAMP, Long.toString(t1)));
+    try {
+      scan(from).nextBatch(StreamingOffset.START);
+      fail("the rows of expired snapshot " + s1 + ", committed at the start time, would be lost");
+    } catch (FloeException e) {
+      assertEquals(ErrorClass.FLOE_TIME_TRAVEL_INVALID, e.errorClass());
+      assertTrue(e.getMessage(), e.getMessage().contains("oldest retained snapshot " + s2));
+    }
+    // without a timestamp the stream reads the table in full at its oldest snapshot instead
+    assertTrue(scan(StreamingReadOptions.DEFAULTS).nextBatch(StreamingOffset.START).end().scanAllFiles());
+  }
+
+  @Test
+  public void aScanOfAllFilesResumesInsideTheSnapshot() {
+    long s1 = StreamFixtures.append(ops, file("eu", 1), file("eu", 1));
+    DataFile c = file("us", 1);
+    long s2 = StreamFixtures.append(ops, c);
+    new ExpireSnapshots(ops).expireSnapshotId(s1).cleanExpiredFiles(false).commit();
+    List<List<String>> batches = drain(scan(StreamingReadOptions.DEFAULTS), StreamingOffset.START, 2,
+        Long.MAX_VALUE);
+    assertEquals(List.of(2, 1), batches.stream().map(List::size).toList());
+    MicroBatch first = scan(StreamingReadOptions.DEFAULTS).nextBatch(StreamingOffset.START, 2, Long.MAX_VALUE, null);
+    assertEquals(new StreamingOffset(s2, 2, true, false), first.end());
+    DataFile d = file("ap", 1);
+    StreamFixtures.append(ops, d);
+    assertEquals("after the full scan, only added files", paths(d),
+        paths(scan(StreamingReadOptions.DEFAULTS).nextBatch(new StreamingOffset(s2, 3, true, true)).files()));
+  }
+
+  @Test
   public void anOffsetNotOnTheCurrentBranchIsAnError() {
     StreamFixtures.append(ops, file("eu", 1));
     TableMetadata before = ops.refresh();
