@@ -1,6 +1,8 @@
 package io.floe.format.stream;
 
 import io.floe.format.commit.SnapshotProducer;
+import io.floe.format.commit.TableOperations;
+import io.floe.format.io.FileIO;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 
@@ -10,7 +12,8 @@ import io.floe.format.metadata.TableMetadata;
  * batch (epoch) id; before committing batch N a sink asks {@link #isCommitted}, which walks the
  * current snapshot's ancestry to the newest snapshot of the query (as Iceberg's
  * {@code findLastCommittedEpochId} does). Batch ids of one query only grow, so a batch at or below
- * that snapshot's id has committed.
+ * that snapshot's id has committed. {@link #guard} repeats the check at every commit attempt, so
+ * that a retry after a lost race does not publish a batch another run of the query committed.
  */
 public final class StreamingCommits {
   /** The summary key of the streaming query's id (Spark's {@code StreamingQuery.id}, stable across restarts). */
@@ -49,6 +52,49 @@ public final class StreamingCommits {
       s = s.parentId() == null ? null : metadata.snapshot(s.parentId());
     }
     return null;
+  }
+
+  /**
+   * {@code ops} that refuse to publish once batch {@code batchId} of {@code queryId} has committed:
+   * every commit attempt (the first and each retry on a newer base) checks its base first and throws
+   * {@link BatchAlreadyCommittedException} instead of publishing the batch a second time. A sink
+   * commits its batch's {@link SnapshotProducer} through these operations.
+   */
+  public static TableOperations guard(TableOperations ops, String queryId, long batchId) {
+    return new TableOperations() {
+      @Override
+      public TableMetadata current() {
+        return ops.current();
+      }
+
+      @Override
+      public TableMetadata refresh() {
+        return ops.refresh();
+      }
+
+      @Override
+      public void commit(TableMetadata base, TableMetadata updated) {
+        if (isCommitted(base, queryId, batchId)) {
+          throw new BatchAlreadyCommittedException(ops.tableName(), queryId, batchId);
+        }
+        ops.commit(base, updated);
+      }
+
+      @Override
+      public FileIO io() {
+        return ops.io();
+      }
+
+      @Override
+      public String tableName() {
+        return ops.tableName();
+      }
+
+      @Override
+      public String metadataRoot() {
+        return ops.metadataRoot();
+      }
+    };
   }
 
   /** Whether batch {@code batchId} of {@code queryId} has already committed (a restarted sink then skips it). */

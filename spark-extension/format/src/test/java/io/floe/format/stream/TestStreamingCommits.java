@@ -4,10 +4,13 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteFiles;
+import io.floe.format.commit.TableOperations;
+import io.floe.format.io.FileIO;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
@@ -32,6 +35,70 @@ public class TestStreamingCommits {
     DataFile f = StreamFixtures.dataFile(ops.refresh(), "eu", 1);
     StreamingCommits.record(new AppendFiles(ops).appendFile(f), query, batch).commit();
     return f;
+  }
+
+  @Test
+  public void aRetryDoesNotPublishABatchAnotherRunCommittedMeanwhile() {
+    DataFile zombieFile = StreamFixtures.dataFile(ops.refresh(), "eu", 1);
+    // another run of the query commits batch 3 just before this run's first attempt publishes
+    TableOperations racing = new TableOperations() {
+      private boolean raced = false;
+
+      @Override
+      public TableMetadata current() {
+        return ops.current();
+      }
+
+      @Override
+      public TableMetadata refresh() {
+        return ops.refresh();
+      }
+
+      @Override
+      public void commit(TableMetadata base, TableMetadata updated) {
+        if (!raced) {
+          raced = true;
+          StreamingCommits.record(new AppendFiles(ops).appendFile(zombieFile), "q-1", 3).commit();
+        }
+        ops.commit(base, updated);
+      }
+
+      @Override
+      public FileIO io() {
+        return ops.io();
+      }
+
+      @Override
+      public String tableName() {
+        return ops.tableName();
+      }
+
+      @Override
+      public String metadataRoot() {
+        return ops.metadataRoot();
+      }
+    };
+    DataFile mine = StreamFixtures.dataFile(ops.refresh(), "eu", 1);
+    AppendFiles append = StreamingCommits.record(
+        new AppendFiles(StreamingCommits.guard(racing, "q-1", 3)).appendFile(mine), "q-1", 3);
+    try {
+      append.commit();
+      fail("the batch committed twice");
+    } catch (BatchAlreadyCommittedException e) {
+      assertEquals(3, e.batchId());
+      assertTrue(e.getMessage(), e.getMessage().contains("batch 3 of streaming query q-1"));
+    }
+    TableMetadata now = ops.refresh();
+    int batches = 0;
+    for (Snapshot s = now.currentSnapshot(); s != null; s = s.parentId() == null ? null : now.snapshot(s.parentId())) {
+      batches += "3".equals(s.summary().get(StreamingCommits.EPOCH_ID)) ? 1 : 0;
+    }
+    assertEquals(1, batches);
+
+    // a later batch passes the guard
+    StreamingCommits.record(new AppendFiles(StreamingCommits.guard(ops, "q-1", 4)).appendFile(mine), "q-1", 4)
+        .commit();
+    assertEquals(Long.valueOf(4), StreamingCommits.lastCommittedBatch(ops.refresh(), "q-1"));
   }
 
   @Test
