@@ -31,11 +31,15 @@ final class StreamFixtures {
   private StreamFixtures() {}
 
   static FileSystemTableOperations create(Path dir, int formatVersion) {
+    return create(dir, formatVersion, Map.of());
+  }
+
+  static FileSystemTableOperations create(Path dir, int formatVersion, Map<String, String> properties) {
     FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), "file://" + dir.toAbsolutePath());
     catalog.createNamespace(List.of("db"), Map.of());
     TableIdentifier ident = TableIdentifier.of(List.of("db"), "t");
     TableMetadata metadata = TableMetadata.newTableMetadata(SCHEMA, SPEC, SortOrder.unsorted(),
-        catalog.tableLocation(ident), Map.of(), formatVersion);
+        catalog.tableLocation(ident), properties, formatVersion);
     return catalog.createTable(ident, metadata);
   }
 

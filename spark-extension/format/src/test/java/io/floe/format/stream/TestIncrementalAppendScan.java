@@ -12,6 +12,7 @@ import io.floe.format.commit.ManageSnapshots;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.RewriteFiles;
 import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.ManifestLists;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.maintenance.ExpireSnapshots;
 import java.util.ArrayList;
@@ -100,6 +101,23 @@ public class TestIncrementalAppendScan {
     assertEquals("a full batch ends before the next unread file", new StreamingOffset(s2, 0, false, false),
         first.end());
     assertEquals(List.of(0L, 1L), first.files().stream().map(AppendedFile::position).toList());
+  }
+
+  @Test
+  public void appendsWhoseManifestsWereMergedAreReadOnceEach() throws Exception {
+    ops = StreamFixtures.create(temp.newFolder().toPath(), 2, Map.of("commit.manifest.min-count-to-merge", "2"));
+    List<String> appended = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      DataFile f = file("eu", 1);
+      StreamFixtures.append(ops, f);
+      appended.add(f.path());
+    }
+    TableMetadata merged = ops.refresh();
+    assertTrue("the appends' manifests were merged", ManifestLists.read(
+        ops.io().newInputFile(merged.currentSnapshot().manifestListLocation())).size() < appended.size());
+    List<String> read = new ArrayList<>();
+    drain(scan(StreamingReadOptions.DEFAULTS), StreamingOffset.START, 1, Long.MAX_VALUE).forEach(read::addAll);
+    assertEquals("one file per batch, in commit order, none twice", appended, read);
   }
 
   @Test
