@@ -36,12 +36,13 @@ public final class StreamingErrors {
   }
 
   /**
-   * The snapshot exists but is not an ancestor of the end of the range (the table was rolled back or
-   * replaced past it), so the snapshots after it on the branch are not a commit-ordered history.
+   * The snapshot exists but is not an ancestor of the end of the range ({@code currentId}; null when
+   * the table has no current snapshot): the table was rolled back or replaced past it, so the snapshots after it on the branch are not a commit-ordered history.
    */
-  public static FloeException notAnAncestor(String table, long snapshotId, long currentId, String action) {
+  public static FloeException notAnAncestor(String table, long snapshotId, Long currentId, String action) {
+    String current = currentId == null ? "the table's current state (it has no snapshot)" : "snapshot " + currentId;
     return new FloeException(ErrorClass.FLOE_SNAPSHOT_NOT_FOUND, "Cannot " + action + " table " + table
-        + " from snapshot " + snapshotId + ": it is not an ancestor of snapshot " + currentId + " (the table was"
+        + " from snapshot " + snapshotId + ": it is not an ancestor of " + current + " (the table was"
         + " rolled back or its history replaced); restart the query from a new checkpoint",
         params("table", table, "snapshot", Long.toString(snapshotId)), null);
   }

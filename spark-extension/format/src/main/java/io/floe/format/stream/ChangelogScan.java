@@ -72,7 +72,7 @@ public final class ChangelogScan {
     if (metadata.snapshot(startExclusive) == null) {
       throw StreamingErrors.snapshotExpired(table, startExclusive, ACTION, SnapshotListing.describe(metadata));
     }
-    throw StreamingErrors.notAnAncestor(table, startExclusive, end.snapshotId(), ACTION);
+    throw StreamingErrors.notAnAncestor(table, startExclusive, end == null ? null : end.snapshotId(), ACTION);
   }
 
   /**

@@ -82,7 +82,7 @@ public final class IncrementalAppendScan {
   private MicroBatch walk(StreamingOffset start, int maxFiles, long maxRows, StreamingOffset cap) {
     List<Snapshot> chain = ancestryOldestFirst(start.isStart() ? null : start.snapshotId());
     Begin begin = begin(start, chain);
-    if (begin == null) {
+    if (begin == null || (cap != null && !capAhead(cap, chain, begin.index()))) {
       return new MicroBatch(List.of(), start);
     }
     List<AppendedFile> taken = new ArrayList<>();
@@ -129,16 +129,26 @@ public final class IncrementalAppendScan {
     return new MicroBatch(taken, end);
   }
 
+  /** Whether {@code cap} lies in {@code chain} at or after index {@code from}: else nothing is left below it. */
+  private static boolean capAhead(StreamingOffset cap, List<Snapshot> chain, int from) {
+    for (int i = from; i < chain.size(); i++) {
+      if (chain.get(i).snapshotId() == cap.snapshotId()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code cap} is at (or before) position {@code position} of snapshot {@code snapshotId}. */
   private static boolean reached(StreamingOffset cap, long snapshotId, long position) {
     return cap.snapshotId() == snapshotId && !cap.complete() && position >= cap.position();
   }
 
   private Begin begin(StreamingOffset start, List<Snapshot> chain) {
-    if (chain.isEmpty()) {
-      return null;
-    }
     if (start.isStart()) {
+      if (chain.isEmpty()) {
+        return null;
+      }
       if (options.fromTimestampMillis() == null) {
         // history before the oldest retained snapshot has expired: read the table's contents at it in full
         return new Begin(0, 0, chain.get(0).parentId() != null);
@@ -155,17 +165,18 @@ public final class IncrementalAppendScan {
       }
       return null;
     }
-    Snapshot oldest = chain.get(0);
-    if (oldest.snapshotId() == start.snapshotId()) {
+    Snapshot oldest = chain.isEmpty() ? null : chain.get(0);
+    if (oldest != null && oldest.snapshotId() == start.snapshotId()) {
       return start.complete() ? new Begin(1, 0, false) : new Begin(0, start.position(), start.scanAllFiles());
     }
-    if (start.complete() && Long.valueOf(start.snapshotId()).equals(oldest.parentId())) {
+    if (oldest != null && start.complete() && Long.valueOf(start.snapshotId()).equals(oldest.parentId())) {
       return new Begin(0, 0, false); // the start snapshot was read in full, then expired
     }
     if (metadata.snapshot(start.snapshotId()) == null) {
       throw StreamingErrors.snapshotExpired(table, start.snapshotId(), ACTION, SnapshotListing.describe(metadata));
     }
-    throw StreamingErrors.notAnAncestor(table, start.snapshotId(), metadata.currentSnapshot().snapshotId(), ACTION);
+    throw StreamingErrors.notAnAncestor(table, start.snapshotId(),
+        oldest == null ? null : metadata.currentSnapshot().snapshotId(), ACTION);
   }
 
   /**

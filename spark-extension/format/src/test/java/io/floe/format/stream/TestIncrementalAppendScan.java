@@ -152,6 +152,19 @@ public class TestIncrementalAppendScan {
     MicroBatch batch = scan(StreamingReadOptions.DEFAULTS).nextBatch(StreamingOffset.START, 10, 10, cap);
     assertEquals(paths(a), paths(batch.files()));
     assertEquals(cap, batch.end());
+    MicroBatch after = scan(StreamingReadOptions.DEFAULTS).nextBatch(batch.end(), 10, 10, cap);
+    assertTrue("at the cap nothing more is read, though more was appended", after.files().isEmpty());
+    assertEquals(cap, after.end());
+  }
+
+  @Test
+  public void availableNowOnAnEmptyTableReadsNothingCommittedLater() {
+    StreamingOffset cap = scan(StreamingReadOptions.DEFAULTS).latestOffset(StreamingOffset.START);
+    assertTrue(cap.isStart());
+    StreamFixtures.append(ops, file("eu", 1));
+    MicroBatch batch = scan(StreamingReadOptions.DEFAULTS).nextBatch(StreamingOffset.START, 10, 10, cap);
+    assertTrue(batch.files().isEmpty());
+    assertTrue(batch.end().isStart());
   }
 
   @Test
