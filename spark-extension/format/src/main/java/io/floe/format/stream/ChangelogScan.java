@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -158,7 +159,7 @@ public final class ChangelogScan {
   /** The live data files of {@code snapshot} with the deletes that apply to each, by path. */
   private Map<String, FileScanTask> plan(Snapshot snapshot) {
     return plans.computeIfAbsent(snapshot.snapshotId(), sid -> {
-      Map<String, FileScanTask> byPath = new HashMap<>();
+      Map<String, FileScanTask> byPath = new LinkedHashMap<>(); // plan order, so task order is stable
       for (FileScanTask t : TableScan.of(io, metadata).useSnapshot(snapshot).planFiles().tasks()) {
         byPath.put(t.file().path(), t);
       }
