@@ -182,6 +182,23 @@ public class TestChangelogScan {
     assertEquals("a range from the expired parent of a live snapshot is whole", 1, scan().planTasks(s2, null).size());
   }
 
+  @Test
+  public void deletesWhoseParentExpiredCannotBeTurnedIntoChanges() {
+    ops = StreamFixtures.create(temp.getRoot().toPath(), 2);
+    DataFile a = file("eu", 100);
+    StreamFixtures.append(ops, a);
+    long s2 = StreamFixtures.append(ops, file("us", 1));
+    new RowDelta(ops).addDeletes(StreamFixtures.positionDeletes(a, 3)).commit();
+    new ExpireSnapshots(ops).expireSnapshotId(s2).cleanExpiredFiles(false).commit();
+    try {
+      scan().planTasks(s2, null);
+      fail("the deletes applying before the commit are unknown once its parent expired");
+    } catch (FloeException e) {
+      assertEquals(ErrorClass.FLOE_SNAPSHOT_NOT_FOUND, e.errorClass());
+      assertTrue(e.getMessage(), e.getMessage().contains("snapshot " + s2 + ": the snapshot no longer exists"));
+    }
+  }
+
   private DeleteFile writeDv(DataFile data, long... positions) throws Exception {
     String location = ops.refresh().location() + "/data/dv-" + java.util.UUID.randomUUID() + ".puffin";
     try (DeletionVectorWriter writer = new DeletionVectorWriter(ops.io().newOutputFile(location), "test")) {
