@@ -65,4 +65,12 @@ public final class StreamingErrors {
     return new FloeException(ErrorClass.FLOE_OPTION_INVALID, "Invalid Floe streaming offset " + json + ": " + why
         + "; the checkpoint was written by another source or is corrupt", params("offset", json), null);
   }
+
+  /** A change feed range whose start snapshot was committed after its end snapshot. */
+  public static FloeException rangeReversed(String table, long startId, long endId) {
+    return new FloeException(ErrorClass.FLOE_OPTION_INVALID, "Cannot read the change feed of table " + table
+        + ": start-snapshot-id " + startId + " is after end-snapshot-id " + endId + " (the end is an ancestor of the"
+        + " start); give a start snapshot committed before the end",
+        params("table", table, "option", "start-snapshot-id", "value", Long.toString(startId)), null);
+  }
 }

@@ -73,7 +73,20 @@ public final class ChangelogScan {
     if (metadata.snapshot(startExclusive) == null) {
       throw StreamingErrors.snapshotExpired(table, startExclusive, ACTION, SnapshotListing.describe(metadata));
     }
+    if (end != null && isAncestor(end.snapshotId(), metadata.snapshot(startExclusive))) {
+      throw StreamingErrors.rangeReversed(table, startExclusive, end.snapshotId());
+    }
     throw StreamingErrors.notAnAncestor(table, startExclusive, end == null ? null : end.snapshotId(), ACTION);
+  }
+
+  /** Whether {@code ancestorId} is {@code s} or one of its ancestors. */
+  private boolean isAncestor(long ancestorId, Snapshot s) {
+    for (Snapshot a = s; a != null; a = a.parentId() == null ? null : metadata.snapshot(a.parentId())) {
+      if (a.snapshotId() == ancestorId) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
