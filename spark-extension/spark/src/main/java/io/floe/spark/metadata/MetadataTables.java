@@ -9,6 +9,8 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableMetadataParser;
+import io.floe.format.table.TableView;
+import io.floe.spark.source.FloeChangesTable;
 import io.floe.spark.util.SparkExceptions;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +27,7 @@ public final class MetadataTables {
   /** The names a metadata table can have, as in Iceberg. */
   public static final List<String> NAMES = List.of("snapshots", "history", "files", "data_files", "delete_files",
       "manifests", "partitions", "entries", "refs", "metadata_log_entries", "all_data_files", "all_manifests",
-      "indexes");
+      "indexes", FloeChangesTable.NAME);
 
   private MetadataTables() {}
 
@@ -45,6 +47,14 @@ public final class MetadataTables {
     TableMetadata metadata = ops.current();
     if (!NAMES.contains(lower)) {
       throw SparkExceptions.thrown(unknownName(tableName, metadata, type));
+    }
+    if (lower.equals(FloeChangesTable.NAME)) {
+      if (version != null || timestampMillis != null) {
+        throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot read " + tableName + "." + type
+            + " at a version or time: choose the range of the change feed with the read options start-snapshot-id, "
+            + "end-snapshot-id, start-timestamp and end-timestamp");
+      }
+      return new FloeChangesTable(TableView.current(tableName, ops));
     }
     Snapshot snapshot = version != null ? atVersion(tableName, metadata, version)
         : timestampMillis != null ? asOf(tableName, ops, metadata, timestampMillis) : metadata.currentSnapshot();

@@ -37,6 +37,7 @@ public final class FloeProcedures {
     PROCEDURES.put(CreateIndexProcedure.NAME, CreateIndexProcedure::new);
     PROCEDURES.put(DropIndexProcedure.NAME, DropIndexProcedure::new);
     PROCEDURES.put(RewriteIndexProcedure.NAME, RewriteIndexProcedure::new);
+    PROCEDURES.put(CreateChangelogViewProcedure.NAME, CreateChangelogViewProcedure::new);
   }
 
   private FloeProcedures() {}
