@@ -103,7 +103,7 @@ final class CreateChangelogViewProcedure extends FloeProcedure {
         ChangelogScan.of(table, null, metadata).snapshots(range.startExclusive(), range.endInclusive());
       }
     } catch (FloeException e) {
-      throw SparkExceptions.thrown("Cannot run " + qualifiedName() + ": ", e, ErrorClass.FLOE_OPTION_INVALID);
+      throw SparkExceptions.thrown("", e, ErrorClass.FLOE_OPTION_INVALID);
     }
   }
 
