@@ -49,7 +49,9 @@ def _snapshots(spark: SparkSession, table: str) -> list[int]:
     """The table's snapshot ids, oldest first."""
     return [
         int(r[0])
-        for r in spark.sql(f"SELECT snapshot_id FROM {table}.snapshots ORDER BY committed_at").collect()
+        for r in spark.sql(
+            f"SELECT snapshot_id FROM {table}.snapshots ORDER BY committed_at"
+        ).collect()
     ]
 
 
@@ -85,7 +87,7 @@ def _diff(spark: SparkSession, table: str, parent: int, snapshot: int) -> Counte
     return out
 
 
-def _assert_each_snapshot_is_its_diff(spark: SparkSession, table: str, namespace: str) -> None:
+def _assert_each_snapshot_is_its_diff(spark: SparkSession, table: str) -> None:
     ids = _snapshots(spark, f"floe.{table}")
     for ordinal, (parent, snap) in enumerate(itertools.pairwise(ids)):
         rows = _view(spark, "floe", table, parent, snap)
@@ -111,7 +113,10 @@ def test_appends_overwrites_and_copy_on_write_match_iceberg(
         f"SELECT 6, 'd', 'n') s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v "
         f"WHEN NOT MATCHED THEN INSERT *"
     )
-    spark.sql(f"CALL floe.system.rewrite_data_files(table => '{table}', options => map('rewrite-all', 'true'))")
+    spark.sql(
+        f"CALL floe.system.rewrite_data_files(table => '{table}', "
+        "options => map('rewrite-all', 'true'))"
+    )
     ids = _snapshots(spark, name)
     assert len(ids) == 7
     compaction = ids[-1]
@@ -128,11 +133,14 @@ def test_appends_overwrites_and_copy_on_write_match_iceberg(
             ), (start, end, args)
     # compaction changes no row and takes no ordinal
     assert _view(spark, "floe", table, ids[-2], compaction) == []
-    assert _rows(
-        spark,
-        f"SELECT * FROM {name}.changes WHERE _commit_snapshot_id = {compaction}",
-    ) == []
-    _assert_each_snapshot_is_its_diff(spark, table, namespace)
+    assert (
+        _rows(
+            spark,
+            f"SELECT * FROM {name}.changes WHERE _commit_snapshot_id = {compaction}",
+        )
+        == []
+    )
+    _assert_each_snapshot_is_its_diff(spark, table)
     updates = _view(spark, "floe", table, ids[3], ids[4], identifier_columns="array('id')")
     assert updates == [
         (1, "a", "x", "UPDATE_BEFORE", 0, ids[4]),
@@ -162,7 +170,7 @@ def test_merge_on_read_position_deletes_and_deletion_vectors(
     assert deletes and all(
         fmt == ("PUFFIN" if version == 3 else "PARQUET") for _, fmt in deletes
     ), deletes
-    _assert_each_snapshot_is_its_diff(spark, table, namespace)
+    _assert_each_snapshot_is_its_diff(spark, table)
     ids = _snapshots(spark, name)
     assert _view(spark, "floe", table, ids[0], None, identifier_columns="array('id')") == _sorted(
         (3, "v3", "DELETE", 0, ids[1]),
@@ -225,7 +233,7 @@ def test_equality_deletes_and_default_identifier_fields(
     )
     java.newRowDelta().addDeletes(delete).commit()
     spark.sql(f"INSERT INTO {iceberg}.{table} VALUES (2, 'b2')")
-    _assert_each_snapshot_is_its_diff(spark, table, namespace)
+    _assert_each_snapshot_is_its_diff(spark, table)
     ids = _snapshots(spark, f"floe.{table}")
     assert _view(spark, "floe", table, ids[0], None) == _sorted(
         (2, "b", "DELETE", 0, ids[1]),
@@ -272,8 +280,11 @@ def test_errors_name_the_problem(spark: SparkSession, namespace: str) -> None:
         identifier_columns="array('nope')",
     )
     fails("identifier columns are not set", compute_updates="true")
-    fails("net_changes with compute_updates is not supported", identifier_columns="array('id')",
-          net_changes="true")
+    fails(
+        "net_changes with compute_updates is not supported",
+        identifier_columns="array('id')",
+        net_changes="true",
+    )
     spark.sql(
         f"CALL floe.system.expire_snapshots(table => '{table}', snapshot_ids => array({s1}, {s2}))"
     ).collect()
@@ -288,9 +299,12 @@ def test_errors_name_the_problem(spark: SparkSession, namespace: str) -> None:
     assert t3 is not None
     ms = int(t3.timestamp() * 1000)
     later = f"map('start-timestamp', '{ms}')"
-    assert spark.sql(
-        f"CALL floe.system.create_changelog_view(table => '{table}', options => {later})"
-    ).collect()[0][0] == "`t_changes`"
+    assert (
+        spark.sql(
+            f"CALL floe.system.create_changelog_view(table => '{table}', options => {later})"
+        ).collect()[0][0]
+        == "`t_changes`"
+    )
     assert spark.sql("SELECT count(*) FROM `t_changes`").collect()[0][0] == 0
     earlier = f"map('start-timestamp', '{ms - 1}', 'end-timestamp', '{ms}')"
     spark.sql(f"CALL floe.system.create_changelog_view(table => '{table}', options => {earlier})")
