@@ -2,7 +2,9 @@ package io.floe.spark.source;
 
 import io.floe.format.deletes.RoaringPositionBitmap;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.function.Function;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
@@ -30,7 +32,7 @@ final class ChangelogReaderFactory implements PartitionReaderFactory {
   private final DataType[] dataTypes;
 
   /** {@code files} builds a reader factory for a read schema; {@code data}: the table columns, with field ids. */
-  ChangelogReaderFactory(java.util.function.Function<StructType, FloeReaderFactory> files, StructType data,
+  ChangelogReaderFactory(Function<StructType, FloeReaderFactory> files, StructType data,
       StructType output) {
     StructField pos = new StructField(FloeParquetReader.POS_COLUMN, DataTypes.LongType, false,
         new MetadataBuilder().putBoolean(FloeParquetReader.METADATA_COLUMN_KEY, true).build());
@@ -55,7 +57,7 @@ final class ChangelogReaderFactory implements PartitionReaderFactory {
         out.add(rows.get().getLong(0));
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
     return out;
   }
