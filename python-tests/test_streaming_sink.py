@@ -270,7 +270,8 @@ def test_streaming_append_and_concurrent_commit_both_succeed(
     spark.sql(f"CREATE TABLE {table} (id BIGINT, p INT) PARTITIONED BY (p)")
     for i in range(2):
         spark.sql(
-            f"INSERT INTO {table} SELECT id, CAST(id % 3 AS INT) FROM range({i * 10}, {i * 10 + 10})"
+            f"INSERT INTO {table} SELECT id, CAST(id % 3 AS INT) "
+            f"FROM range({i * 10}, {i * 10 + 10})"
         )
     add_input(spark, source, 100, 110)
     statement = concurrent.format(table=table, name=f"{namespace}.t")
