@@ -294,7 +294,7 @@ def test_negative_control_foreach_batch_append_is_at_least_once(
     rng = random.Random(SEED)
     stream = Stream(spark, warehouse, namespace, tmp_path, "foreach-batch")
     stream.write_input(12)
-    kills = 2
+    kills = 1
     for _ in range(kills):
         stream.kill_round(rng, "AFTER_PUBLISH")
     stream.finish()
