@@ -17,12 +17,16 @@ read benchmark streams, so that both engines read the same files.
   ``fanout-enabled=true``, as its documentation asks for unsorted streaming input).
   (1) Latency: ``--rate`` rows/s for ``--latency-seconds``; per micro-batch (the first
   ``WARMUP_BATCHES`` excluded): the batch duration (``durationMs.triggerExecution``), the sink
-  phase (``durationMs.addBatch``: the write job plus the driver-side commit) and the commit
-  latency = ``addBatch`` minus the wall time of the batch's Spark jobs (from Spark's status
-  store; what is left is the driver's work in the sink: building the write, refreshing the
-  table and committing the snapshot). Reported: p50/p99 of each, data files and snapshots
-  created, rows. (2) Sustained throughput: ``--step-rates`` in order, ``--step-seconds`` each (a
-  fresh query per step on the same table), until a step falls behind (unless ``--all-steps``).
+  phase (``durationMs.addBatch``: planning the write, its Spark jobs, the commit), the commit
+  latency = from the completion of the batch's last Spark job (Spark's status store; a
+  streaming job's description names the run and the batch) to the end of ``addBatch`` (the
+  trigger's end, ``timestamp + triggerExecution``, minus ``commitOffsets``, the checkpoint
+  write that follows it): the driver-side ``StreamingWrite.commit`` (refresh, manifests,
+  snapshot, metadata), and the sink's driver time = ``addBatch`` minus the jobs' wall time
+  (the commit plus building the write and planning its jobs). Reported: p50/p99 of each, data
+  files and snapshots created, rows.
+  (2) Sustained throughput: ``--step-rates`` in order, ``--step-seconds`` each (a fresh query
+  per step on the same table), until a step falls behind (unless ``--all-steps``).
   A step keeps up when at most 10% of its batches (after the first) take longer than the trigger
   (the rate source always offers ``rate x elapsed`` rows, so a sink that cannot keep up shows as
   batches longer than the trigger that grow). Sustained rows/s is the highest rate that kept up;
@@ -101,6 +105,22 @@ def percentile(values: list[float], q: float) -> float | None:
     low = int(pos)
     high = min(low + 1, len(ordered) - 1)
     return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def commit_milliseconds(
+    batch: dict[str, Any], jobs: dict[int, tuple[float, float]]
+) -> float | None:
+    """The sink's commit phase of a micro-batch: from the end of its last Spark job (the write
+    tasks) to the end of ``addBatch``, which is the trigger's end minus the phases after it
+    (``commitOffsets``: the checkpoint's commit log)."""
+    found = jobs.get(int(batch["batchId"]))
+    if found is None:
+        return None
+    durations = batch["durationMs"]
+    started = datetime.datetime.fromisoformat(str(batch["timestamp"]).replace("Z", "+00:00"))
+    trigger_end = started.timestamp() * 1000 + float(durations.get("triggerExecution", 0))
+    add_batch_end = trigger_end - float(durations.get("commitOffsets", 0))
+    return max(0.0, add_batch_end - found[1])
 
 
 def data_files(directory: Path) -> int:
@@ -215,12 +235,12 @@ class Worker:
         finally:
             query.stop()
         batches = [json.loads(p.json) for p in query.recentProgress]
-        job_ms = self.job_milliseconds(str(query.runId))
+        jobs = self.jobs(str(query.runId))
         return self.summarize_stream(
             rate,
             seconds,
             batches,
-            job_ms,
+            jobs,
             warmup,
             files=data_files(directory) - files_before,
             snapshots=snapshot_count(directory) - snapshots_before,
@@ -234,11 +254,12 @@ class Worker:
                 raise SystemExit(f"{self.engine}: the streaming query stopped: {error}")
             time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
 
-    def job_milliseconds(self, run_id: str) -> dict[int, float]:
-        """Batch id -> summed wall time of the Spark jobs the query ran in that batch, from
-        Spark's status store (the job description names the run id and the batch)."""
+    def jobs(self, run_id: str) -> dict[int, tuple[float, float]]:
+        """Batch id -> (summed wall time of the Spark jobs the query ran in that batch, completion
+        time of its last job in epoch ms), from Spark's status store (a streaming job's
+        description names the run id and the batch)."""
         jobs = self.spark._jsc.sc().statusStore().jobsList(None)
-        found: dict[int, float] = {}
+        found: dict[int, tuple[float, float]] = {}
         iterator = jobs.iterator()
         while iterator.hasNext():
             job = iterator.next()
@@ -250,9 +271,11 @@ class Worker:
             match = BATCH_IN_DESCRIPTION.search(text)
             if match is None or run_id not in text:
                 continue
-            millis = int(completed.get().getTime()) - int(submitted.get().getTime())
+            end = float(completed.get().getTime())
+            millis = end - float(submitted.get().getTime())
             batch = int(match.group(1))
-            found[batch] = found.get(batch, 0.0) + millis
+            wall, last = found.get(batch, (0.0, 0.0))
+            found[batch] = (wall + millis, max(last, end))
         return found
 
     @staticmethod
@@ -260,7 +283,7 @@ class Worker:
         rate: int,
         seconds: float,
         batches: list[dict[str, Any]],
-        job_ms: dict[int, float],
+        jobs: dict[int, tuple[float, float]],
         warmup: int,
         files: int,
         snapshots: int,
@@ -269,10 +292,11 @@ class Worker:
         measured = [b for b in batches if int(b.get("numInputRows", 0)) > 0][warmup:]
         durations = [float(b["durationMs"].get("triggerExecution", 0)) for b in measured]
         add_batch = [float(b["durationMs"].get("addBatch", 0)) for b in measured]
-        commits = [
-            float(b["durationMs"].get("addBatch", 0)) - job_ms.get(int(b["batchId"]), 0.0)
+        overhead = [
+            float(b["durationMs"].get("addBatch", 0)) - jobs.get(int(b["batchId"]), (0.0, 0.0))[0]
             for b in measured
         ]
+        commits = [c for c in (commit_milliseconds(b, jobs) for b in measured) if c is not None]
         offsets = [float(b["durationMs"].get("commitOffsets", 0)) for b in measured]
         overruns = sum(1 for d in durations if d > TRIGGER_MS)
         processed = [
@@ -296,6 +320,8 @@ class Worker:
             "add_batch_p99_ms": percentile(add_batch, 0.99),
             "commit_p50_ms": percentile(commits, 0.5),
             "commit_p99_ms": percentile(commits, 0.99),
+            "sink_driver_p50_ms": percentile(overhead, 0.5),
+            "sink_driver_p99_ms": percentile(overhead, 0.99),
             "commit_offsets_p50_ms": percentile(offsets, 0.5),
             "data_files": files,
             "snapshots": snapshots,
@@ -504,6 +530,8 @@ METRICS: dict[str, tuple[str, ...]] = {
     "add_batch_p99_ms": ("sink", "latency", "add_batch_p99_ms"),
     "commit_p50_ms": ("sink", "latency", "commit_p50_ms"),
     "commit_p99_ms": ("sink", "latency", "commit_p99_ms"),
+    "sink_driver_p50_ms": ("sink", "latency", "sink_driver_p50_ms"),
+    "sink_driver_p99_ms": ("sink", "latency", "sink_driver_p99_ms"),
     "commit_offsets_p50_ms": ("sink", "latency", "commit_offsets_p50_ms"),
     "latency_data_files": ("sink", "latency", "data_files"),
     "latency_files_per_batch": ("sink", "latency", "files_per_batch"),
