@@ -298,3 +298,48 @@ def test_a_running_stream_reads_a_partitioned_table_with_the_schema_it_started_w
         query.stop()
     assert sorted(run.ids()) == list(range(69)), "every appended row once"
     assert run.columns == ["id", "p"], "the columns of the table when the query started"
+
+
+def test_available_now_stops_at_what_was_committed_when_the_run_started(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    table = _table(spark, namespace)
+    _append(spark, table, 0, 10)
+    _append(spark, table, 10, 10)
+    batches: list[list[int]] = []
+
+    def collect_and_append(batch: DataFrame, batch_id: int) -> None:
+        batches.append(sorted(int(r["id"]) for r in batch.collect()))
+        if len(batches) == 1:
+            _append(spark, table, 20, 10)  # committed while the run is under way
+
+    query = (
+        spark.readStream.option("streaming-max-files-per-micro-batch", "1")
+        .table(table)
+        .writeStream.foreachBatch(collect_and_append)
+        .option("checkpointLocation", str(tmp_path / "cp"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    try:
+        query.awaitTermination()
+    finally:
+        query.stop()
+    assert batches == [list(range(0, 10)), list(range(10, 20))]
+    assert _stream(spark, table, tmp_path / "cp").ids() == list(range(20, 30)), (
+        "the next run reads it"
+    )
+
+
+def test_a_stream_refuses_time_travel_options(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    from pyspark.errors import StreamingQueryException
+
+    table = _table(spark, namespace)
+    snapshot = _append(spark, table, 0, 10)
+    with pytest.raises(StreamingQueryException) as excinfo:
+        _stream(spark, table, tmp_path / "cp", {"snapshot-id": str(snapshot)})
+    message = _error(excinfo)
+    assert f"Cannot stream from table floe.{namespace}.t pinned to snapshot {snapshot}" in message
+    assert "stream-from-timestamp" in message
