@@ -2,8 +2,8 @@
 """Structured Streaming sink and source (issue 15; docs/streaming.md, section 4): Floe vs the
 Apache Iceberg Spark runtime (hadoop catalog), on one local warehouse.
 
-    python bench/streaming.py [--quick] [--rate 20000] [--latency-seconds 120]
-        [--step-rates 50000,100000,...] [--step-seconds 30] [--all-steps]
+    python bench/streaming.py [--quick] [--rate 20000] [--latency-seconds 90]
+        [--step-rates 100000,150000,...] [--step-seconds 30] [--all-steps]
         [--appends 1000] [--rows-per-append 100] [--read-reps 3]
         [--engines floe,iceberg] [--no-sink] [--no-read] [--out PATH] [--dir PATH] [--keep]
 
@@ -30,8 +30,8 @@ read benchmark streams, so that both engines read the same files.
   A step keeps up when at most 10% of its batches (after the first) take longer than the trigger
   (the rate source always offers ``rate x elapsed`` rows, so a sink that cannot keep up shows as
   batches longer than the trigger that grow). Sustained rows/s is the highest rate that kept up;
-  also reported: the median of a batch's rows / its duration (capacity). Default: 120 s + up to
-  6 x 30 s = 5 minutes per engine.
+  also reported: the median of a batch's rows / its duration (capacity). Default: 90 s at
+  20,000 rows/s, then up to 7 steps of 30 s from 100,000 to 400,000 rows/s: 5 minutes per engine.
 * Source: a table with ``--appends`` snapshots of ``--rows-per-append`` rows each (one Parquet
   file per append, committed through Iceberg's Java API), read by ``spark.readStream.table`` with
   ``Trigger.AvailableNow`` into the ``noop`` sink; wall time from ``start()`` to termination,
@@ -616,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--quick", action="store_true", help="smoke run (about 30 s)")
     parser.add_argument("--rate", type=int, default=None, help="latency rows/s (20000)")
-    parser.add_argument("--latency-seconds", type=float, default=None, help="(120)")
+    parser.add_argument("--latency-seconds", type=float, default=None, help="(90)")
     parser.add_argument("--step-rates", default=None, help="comma-separated rows/s")
     parser.add_argument("--step-seconds", type=float, default=None, help="(30)")
     parser.add_argument("--all-steps", action="store_true", help="run steps after a miss")
@@ -638,9 +638,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.rate is None:
         args.rate = 20000
     if args.latency_seconds is None:
-        args.latency_seconds = 12.0 if quick else 120.0
+        args.latency_seconds = 12.0 if quick else 90.0
     if args.step_rates is None:
-        args.step_rates = "40000,160000" if quick else "50000,100000,150000,200000,300000,400000"
+        full = ",".join(str(r) for r in range(100_000, 400_001, 50_000))
+        args.step_rates = "40000,160000" if quick else full
     args.step_rates = [int(r) for r in str(args.step_rates).split(",") if r.strip()]
     if args.step_seconds is None:
         args.step_seconds = 6.0 if quick else 30.0
