@@ -155,10 +155,6 @@ class Worker:
     def jvm(self) -> Any:
         return self.spark._jvm
 
-    def count(self, sql: str) -> tuple[int, ...]:
-        row = self.spark.sql(sql).collect()[0]
-        return tuple(int(v or 0) for v in row)
-
     # ---- sink ----------------------------------------------------------------------------
 
     def run_sink(self) -> dict[str, Any]:
@@ -194,14 +190,27 @@ class Worker:
         result["max_processed_rows_per_second"] = max(
             (s["processed_rows_per_second"] for s in steps), default=None
         )
-        rows, distinct = self.count(f"SELECT count(*), count(DISTINCT id) FROM {table}")
-        result["table_rows"] = rows
-        result["table_rows_distinct"] = distinct
-        if rows != distinct:
-            raise SystemExit(f"{table}: {rows} rows but {distinct} distinct ids")
+        result["table_rows"] = self.check_rows_once(table)
         result["data_files"] = data_files(directory)
         result["snapshots"] = snapshot_count(directory)
         return result
+
+    def check_rows_once(self, table: str) -> int:
+        """Each phase's rows are the rate source's values 0..n-1 (plus the phase's base id), so
+        every phase must hold a gap-free id range once: count = max - min + 1, min = base."""
+        rows = self.spark.sql(
+            f"SELECT id DIV {ID_STRIDE} AS phase, count(*), min(id), max(id) FROM {table} "
+            "GROUP BY 1 ORDER BY 1"
+        ).collect()
+        for phase, count, low, high in (tuple(int(v) for v in r) for r in rows):
+            if low != phase * ID_STRIDE or count != high - low + 1:
+                raise SystemExit(
+                    f"{table}: phase {phase} holds {count} rows for ids {low}..{high}: "
+                    "rows lost or duplicated"
+                )
+        if len(rows) != self.phase:
+            raise SystemExit(f"{table}: {len(rows)} phases hold rows, expected {self.phase}")
+        return sum(int(r[1]) for r in rows)
 
     def stream(
         self, table: str, directory: Path, rate: int, seconds: float, warmup: int
