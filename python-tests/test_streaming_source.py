@@ -343,3 +343,22 @@ def test_a_stream_refuses_time_travel_options(
     message = _error(excinfo)
     assert f"Cannot stream from table floe.{namespace}.t pinned to snapshot {snapshot}" in message
     assert "stream-from-timestamp" in message
+
+
+def test_sql_stream_relation_reads_the_table_with_options(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    table = _table(spark, namespace)
+    _append(spark, table, 0, 10)
+    _append(spark, table, 10, 10)
+    df = spark.sql(
+        f"SELECT id, p FROM STREAM {table} WITH ('streaming-max-files-per-micro-batch' = '1')"
+    )
+    assert df.isStreaming
+    run = Run()
+    query = _start(df, tmp_path / "cp", run)
+    try:
+        query.awaitTermination()
+    finally:
+        query.stop()
+    assert run.batches == [list(range(0, 10)), list(range(10, 20))]
