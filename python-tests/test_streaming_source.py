@@ -276,6 +276,10 @@ def test_a_snapshot_expired_before_the_stream_read_it_is_an_error_not_silent_los
     message = _error(excinfo)
     assert f"from snapshot {first}: the snapshot no longer exists" in message
     assert "FLOE_SNAPSHOT_NOT_FOUND" in message
+    # a new stream on the table whose early history expired reads its whole contents first
+    fresh = _stream(spark, table, tmp_path / "fresh", {"streaming-max-files-per-micro-batch": "2"})
+    assert [len(b) for b in fresh.batches] == [20, 10]
+    assert sorted(fresh.ids()) == list(range(30))
 
 
 def test_a_running_stream_reads_a_partitioned_table_with_the_schema_it_started_with(
@@ -343,3 +347,44 @@ def test_a_stream_refuses_time_travel_options(
     message = _error(excinfo)
     assert f"Cannot stream from table floe.{namespace}.t pinned to snapshot {snapshot}" in message
     assert "stream-from-timestamp" in message
+
+
+def test_sql_stream_relation_reads_the_table_with_options(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    table = _table(spark, namespace)
+    _append(spark, table, 0, 10)
+    _append(spark, table, 10, 10)
+    df = spark.sql(
+        f"SELECT id, p FROM STREAM {table} WITH ('streaming-max-files-per-micro-batch' = '1')"
+    )
+    assert df.isStreaming
+    run = Run()
+    query = _start(df, tmp_path / "cp", run)
+    try:
+        query.awaitTermination()
+    finally:
+        query.stop()
+    assert run.batches == [list(range(0, 10)), list(range(10, 20))]
+
+
+def test_a_table_dropped_while_streaming_fails_the_query_naming_it(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    from pyspark.errors import StreamingQueryException
+
+    table = _table(spark, namespace)
+    _append(spark, table, 0, 10)
+    run = Run()
+    query = _start(spark.readStream.table(table), tmp_path / "cp", run, available_now=False)
+    try:
+        query.processAllAvailable()
+        spark.sql(f"DROP TABLE {table} PURGE")
+        with pytest.raises(StreamingQueryException) as excinfo:
+            query.awaitTermination(60)
+    finally:
+        query.stop()
+    assert f"Cannot stream from table floe.{namespace}.t: the table no longer exists" in _error(
+        excinfo
+    )
+    assert run.ids() == list(range(10))
