@@ -112,8 +112,7 @@ def test_append_batches_record_query_and_batch_ids(
 def test_complete_mode_replaces_all_rows_each_batch(
     spark: SparkSession, warehouse: Path, namespace: str, source: Path, tmp_path: Path
 ) -> None:
-    table = f"floe.{namespace}.counts"
-    spark.sql(f"CREATE TABLE {table} (p INT, n BIGINT)")
+    table = f"floe.{namespace}.counts"  # toTable creates it (provider floe)
     for i in range(2):
         add_input(spark, source, i * 6, i * 6 + 6)
 
