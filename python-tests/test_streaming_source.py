@@ -388,3 +388,38 @@ def test_a_table_dropped_while_streaming_fails_the_query_naming_it(
         excinfo
     )
     assert run.ids() == list(range(10))
+
+
+def test_a_batch_that_failed_is_replayed_with_the_same_files_after_a_restart(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    from pyspark.errors import StreamingQueryException
+
+    table = _table(spark, namespace)
+    for i in range(3):
+        _append(spark, table, i * 10, 10)
+    seen: list[list[int]] = []
+
+    def fail_second(batch: DataFrame, batch_id: int) -> None:
+        seen.append(sorted(int(r["id"]) for r in batch.collect()))
+        if len(seen) == 2:
+            raise RuntimeError("sink down")
+
+    options = {"streaming-max-files-per-micro-batch": "1"}
+    query = (
+        _reader(spark, options)
+        .table(table)
+        .writeStream.foreachBatch(fail_second)
+        .option("checkpointLocation", str(tmp_path / "cp"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    try:
+        with pytest.raises(StreamingQueryException):
+            query.awaitTermination()
+    finally:
+        query.stop()
+    assert seen == [list(range(0, 10)), list(range(10, 20))]
+    _append(spark, table, 30, 10)  # the replay must not grow the logged batch
+    rest = _stream(spark, table, tmp_path / "cp", options)
+    assert rest.batches == [list(range(10, 20)), list(range(20, 30)), list(range(30, 40))]
