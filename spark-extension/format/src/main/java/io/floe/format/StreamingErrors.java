@@ -85,4 +85,15 @@ public final class StreamingErrors {
         + " stream-from-timestamp to choose where the stream starts",
         params("table", table, "snapshot", Long.toString(snapshotId)), null);
   }
+
+  /**
+   * A streaming query writes to a table in {@code update} output mode, which would need each batch's
+   * rows merged by key; the sink takes {@code append} and {@code complete} modes.
+   */
+  public static FloeException updateModeUnsupported(String table, String queryId) {
+    return new FloeException(ErrorClass.FLOE_UNSUPPORTED, "Cannot write streaming query " + queryId + " to table "
+        + table + " in update output mode: Floe's streaming sink takes append or complete mode; to upsert each"
+        + " micro-batch's rows by key, use foreachBatch with MERGE INTO " + table + ", or write in complete mode",
+        params("table", table, "query", queryId, "mode", "update"), null);
+  }
 }
