@@ -423,3 +423,27 @@ def test_a_batch_that_failed_is_replayed_with_the_same_files_after_a_restart(
     _append(spark, table, 30, 10)  # the replay must not grow the logged batch
     rest = _stream(spark, table, tmp_path / "cp", options)
     assert rest.batches == [list(range(10, 20)), list(range(20, 30)), list(range(30, 40))]
+
+
+def test_a_floe_to_floe_pipeline_copies_every_row_once_across_restarts(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    source = _table(spark, namespace, partitioned=True)
+    target = f"floe.{namespace}.copy"
+    spark.sql(f"CREATE TABLE {target} (id BIGINT, p INT) USING floe PARTITIONED BY (p)")
+    for run in range(2):
+        _append(spark, source, run * 20, 20, partitions=2)
+        query = (
+            spark.readStream.option("streaming-max-files-per-micro-batch", "1")
+            .table(source)
+            .writeStream.format("floe")
+            .option("checkpointLocation", str(tmp_path / "cp"))
+            .trigger(availableNow=True)
+            .toTable(target)
+        )
+        try:
+            query.awaitTermination()
+        finally:
+            query.stop()
+    copied = sorted(int(r[0]) for r in spark.sql(f"SELECT id FROM {target}").collect())
+    assert copied == list(range(40))
