@@ -74,6 +74,26 @@ public final class StreamingErrors {
         params("table", table, "option", "start-snapshot-id", "value", Long.toString(startId)), null);
   }
 
+  /** The streamed table was dropped (its metadata is gone) while the query ran or before it restarted. */
+  public static FloeException tableGone(String table) {
+    return new FloeException(ErrorClass.FLOE_TABLE_NOT_FOUND, "Cannot stream from table " + table
+        + ": the table no longer exists (it was dropped while the query ran or before it restarted); stop the"
+        + " query, or recreate the table and restart the query from a new checkpoint", params("table", table), null);
+  }
+
+  /**
+   * A read option that pins a batch read to snapshot {@code snapshotId} ({@code snapshot-id},
+   * {@code as-of-timestamp}, {@code branch}, {@code tag}) was given to a stream, which reads the
+   * appends of the main branch as they come.
+   */
+  public static FloeException pinnedStream(String table, long snapshotId) {
+    return new FloeException(ErrorClass.FLOE_OPTION_INVALID, "Cannot stream from table " + table + " pinned to"
+        + " snapshot " + snapshotId + " by a read option (snapshot-id, as-of-timestamp, branch or tag): a stream"
+        + " reads the appends of the table's main branch in commit order; remove that option and use"
+        + " stream-from-timestamp to choose where the stream starts",
+        params("table", table, "snapshot", Long.toString(snapshotId)), null);
+  }
+
   /**
    * A streaming query writes to a table in {@code update} output mode, which would need each batch's
    * rows merged by key; the sink takes {@code append} and {@code complete} modes.

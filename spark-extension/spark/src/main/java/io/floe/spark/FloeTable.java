@@ -65,6 +65,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     SupportsMetadataColumns, SupportsIndex {
   private static final Set<TableCapability> CAPABILITIES = Set.of(
       TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
+      TableCapability.MICRO_BATCH_READ,
       TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC,
       TableCapability.STREAMING_WRITE);
 

@@ -35,19 +35,53 @@ public final class IncrementalAppendScan {
   private final FileIO io;
   private final TableMetadata metadata;
   private final StreamingReadOptions options;
-  private final Map<Long, List<ManifestEntry<DataFile>>> filesBySnapshot = new HashMap<>();
+  private final Map<Long, List<ManifestEntry<DataFile>>> filesBySnapshot;
 
-  private IncrementalAppendScan(String table, FileIO io, TableMetadata metadata, StreamingReadOptions options) {
+  private IncrementalAppendScan(String table, FileIO io, TableMetadata metadata, StreamingReadOptions options,
+      Map<Long, List<ManifestEntry<DataFile>>> filesBySnapshot) {
     this.table = table;
     this.io = io;
     this.metadata = metadata;
     this.options = options;
+    this.filesBySnapshot = filesBySnapshot;
   }
 
   /** A scan of {@code metadata} (the table as last refreshed); {@code table} names it in errors. */
   public static IncrementalAppendScan of(String table, FileIO io, TableMetadata metadata,
       StreamingReadOptions options) {
-    return new IncrementalAppendScan(table, io, metadata, options);
+    return new IncrementalAppendScan(table, io, metadata, options, new HashMap<>());
+  }
+
+  /**
+   * This scan over {@code newer} (the table refreshed), keeping the added files it already read of
+   * snapshots that still exist: a running stream reads each snapshot's manifests once, not once per
+   * refresh. Call {@link #forgetBefore} as batches commit to keep that memory to the unread backlog.
+   */
+  public IncrementalAppendScan refreshed(TableMetadata newer) {
+    Map<Long, List<ManifestEntry<DataFile>>> kept = new HashMap<>();
+    filesBySnapshot.forEach((id, files) -> {
+      if (newer.snapshot(id) != null) {
+        kept.put(id, files);
+      }
+    });
+    return new IncrementalAppendScan(table, io, newer, options, kept);
+  }
+
+  /** Drops the remembered files of snapshots older than {@code committed}'s: the stream never reads them again. */
+  public void forgetBefore(StreamingOffset committed) {
+    if (committed.isStart()) {
+      return;
+    }
+    List<Snapshot> unread = ancestryOldestFirst(committed.snapshotId());
+    if (unread.isEmpty() || unread.get(0).snapshotId() != committed.snapshotId()) {
+      return; // not on the current ancestry: keep everything, the next batch reports the problem
+    }
+    filesBySnapshot.keySet().retainAll(unread.stream().map(Snapshot::snapshotId).toList());
+  }
+
+  /** The number of snapshots whose files this scan remembers (for tests). */
+  int rememberedSnapshots() {
+    return filesBySnapshot.size();
   }
 
   /** The next batch after {@code start} within the options' limits. */
@@ -68,6 +102,10 @@ public final class IncrementalAppendScan {
 
   /** The files from {@code start} (inclusive) to {@code end} (exclusive), as an earlier batch planned them. */
   public List<AppendedFile> planFiles(StreamingOffset start, StreamingOffset end) {
+    if (!end.equals(start) && !end.isStart() && metadata.snapshot(end.snapshotId()) == null) {
+      // the batch's last snapshot expired after the batch was planned: its files can no longer be listed
+      throw StreamingErrors.snapshotExpired(table, end.snapshotId(), ACTION, SnapshotListing.describe(metadata));
+    }
     return walk(start, Integer.MAX_VALUE, Long.MAX_VALUE, end).files();
   }
 

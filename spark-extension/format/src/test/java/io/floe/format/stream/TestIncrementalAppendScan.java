@@ -256,6 +256,43 @@ public class TestIncrementalAppendScan {
   }
 
   @Test
+  public void replanningABatchWhoseLastSnapshotExpiredIsAnErrorNotAnEmptyBatch() {
+    StreamFixtures.append(ops, file("eu", 1));
+    long s2 = StreamFixtures.append(ops, file("us", 1));
+    StreamingOffset end = scan(StreamingReadOptions.DEFAULTS).latestOffset(StreamingOffset.START);
+    StreamFixtures.append(ops, file("ap", 1));
+    // the batch START..end was logged, then its snapshots expired before it ran (a restart replays it)
+    new ExpireSnapshots(ops).expireOlderThan(Long.MAX_VALUE).retainLast(1).cleanExpiredFiles(false).commit();
+    try {
+      scan(StreamingReadOptions.DEFAULTS).planFiles(StreamingOffset.START, end);
+      fail("planning files of an expired snapshot must fail");
+    } catch (FloeException e) {
+      assertEquals(ErrorClass.FLOE_SNAPSHOT_NOT_FOUND, e.errorClass());
+      assertTrue(e.getMessage(), e.getMessage().contains("snapshot " + s2 + ": the snapshot no longer exists"));
+    }
+  }
+
+  @Test
+  public void aRefreshedScanSeesNewAppendsAndForgetsFilesOfCommittedSnapshots() {
+    StreamFixtures.append(ops, file("eu", 1));
+    StreamFixtures.append(ops, file("us", 1));
+    IncrementalAppendScan scan = scan(StreamingReadOptions.DEFAULTS);
+    StreamingOffset caughtUp = scan.latestOffset(StreamingOffset.START);
+    assertEquals(2, scan.rememberedSnapshots());
+    DataFile next = file("ap", 1);
+    StreamFixtures.append(ops, next);
+    IncrementalAppendScan refreshed = scan.refreshed(ops.refresh());
+    assertEquals("files already read are kept across the refresh", 2, refreshed.rememberedSnapshots());
+    MicroBatch batch = refreshed.nextBatch(caughtUp);
+    assertEquals(paths(next), paths(batch.files()));
+    refreshed.forgetBefore(caughtUp);
+    assertEquals("only the committed snapshot and later ones are kept", 2, refreshed.rememberedSnapshots());
+    refreshed.forgetBefore(batch.end());
+    assertEquals(1, refreshed.rememberedSnapshots());
+    assertEquals(batch.end(), refreshed.latestOffset(batch.end()));
+  }
+
+  @Test
   public void aCompletelyReadSnapshotMayExpireBeforeTheStreamResumes() {
     StreamFixtures.append(ops, file("eu", 1));
     StreamingOffset caughtUp = scan(StreamingReadOptions.DEFAULTS).latestOffset(StreamingOffset.START);

@@ -1,13 +1,11 @@
 package io.floe.spark.source;
 
-import io.floe.format.OptionErrors;
 import io.floe.format.expr.Evaluator;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
 import io.floe.format.expr.InclusiveMetricsEvaluator;
 import io.floe.format.expr.Projections;
 import io.floe.format.index.IndexPlanner;
-import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.FileScanTask;
@@ -30,7 +28,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -44,6 +41,7 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.apache.spark.util.SerializableConfiguration;
@@ -91,6 +89,12 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   @Override
   public Batch toBatch() {
     return this;
+  }
+
+  /** {@code spark.readStream}: the table's appends, snapshot after snapshot (see {@link FloeMicroBatchStream}). */
+  @Override
+  public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    return new FloeMicroBatchStream(table, requested, filter, options);
   }
 
   /** The snapshot this scan reads, or null when the table has no snapshot (empty table). */
@@ -290,53 +294,13 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
         FloeScanMetrics.value(FloeScanMetrics.RESULT_DATA_BYTES, bytes)};
   }
 
-  /**
-   * One task per group of files, packed as Spark packs the files of a plain Parquet scan: files
-   * weigh their size but at least {@code open-file-cost}, a group holds at most
-   * {@code min(split-size, max(open-file-cost, total weight / default parallelism))}, and files are
-   * placed largest first, each in the current group or, when it is full, a new one. Many small
-   * files (a point lookup in a bucket, a selective scan) so cost a few tasks, not one each, while a
-   * scan smaller than the cluster still gets a task per core. Sizes come from the read options
-   * {@code split-size} and {@code file-open-cost}, the table properties
-   * {@code read.split.target-size} and {@code read.split.open-file-cost}, or Spark's
-   * {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes}.
-   */
+  /** One task per group of files, packed as Spark packs the files of a plain Parquet scan (see {@link FilePacking}). */
   @Override
   public InputPartition[] planInputPartitions() {
     if (!table.isTimeTravel()) {
       QueryReads.record(SparkSession.active().sparkContext(), table.name(), snapshotId(), filter);
     }
-    List<FileScanTask> tasks = new ArrayList<>(plan().tasks());
-    if (tasks.size() <= 1) {
-      return tasks.stream().map(t -> FloeInputPartition.of(t, partitionRow(t))).toArray(InputPartition[]::new);
-    }
-    SparkSession spark = SparkSession.active();
-    long maxSize = sizeSetting("split-size", TableProperties.SPLIT_SIZE,
-        spark.conf().get("spark.sql.files.maxPartitionBytes", "134217728"));
-    long openCost = sizeSetting("file-open-cost", TableProperties.SPLIT_OPEN_FILE_COST,
-        spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
-    long total = 0;
-    for (FileScanTask t : tasks) {
-      total += Math.max(t.file().fileSizeInBytes(), openCost);
-    }
-    int parallelism = Math.max(1, spark.sparkContext().defaultParallelism());
-    long groupSize = Math.max(1, Math.min(maxSize, Math.max(openCost, total / parallelism)));
-    tasks.sort((a, b) -> Long.compare(b.file().fileSizeInBytes(), a.file().fileSizeInBytes()));
-    List<InputPartition> partitions = new ArrayList<>();
-    List<FloeInputPartition> group = new ArrayList<>();
-    long groupWeight = 0;
-    for (FileScanTask t : tasks) {
-      long weight = Math.max(t.file().fileSizeInBytes(), openCost);
-      if (!group.isEmpty() && groupWeight + weight > groupSize) {
-        partitions.add(toPartition(group));
-        group = new ArrayList<>();
-        groupWeight = 0;
-      }
-      group.add(FloeInputPartition.of(t, partitionRow(t)));
-      groupWeight += weight;
-    }
-    partitions.add(toPartition(group));
-    return partitions.toArray(new InputPartition[0]);
+    return FilePacking.pack(table, options, plan().tasks(), this::partitionRow);
   }
 
   private Types.StructType partitionUnionType = null;
@@ -372,33 +336,6 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
       }
     }
     return new StructType(fields);
-  }
-
-  private static InputPartition toPartition(List<FloeInputPartition> group) {
-    return group.size() == 1 ? group.get(0) : new FloeCombinedInputPartition(group);
-  }
-
-  private long sizeSetting(String option, String property, String sparkDefault) {
-    String value = options.get(option);
-    String source = "read option " + option;
-    if (value == null) {
-      value = table.metadata().properties().get(property);
-      source = "table property " + property;
-    }
-    if (value == null) {
-      value = sparkDefault;
-      source = "Spark setting";
-    }
-    try {
-      long parsed = JavaUtils.byteStringAsBytes(value.trim()); // "134217728", "128m", ...
-      if (parsed <= 0) {
-        throw new NumberFormatException("not positive");
-      }
-      return parsed;
-    } catch (RuntimeException e) {
-      throw SparkExceptions.thrown(OptionErrors.invalidOption(source, value, "Invalid " + source + " of table "
-          + table.name() + ": '" + value + "' (expected a positive number of bytes)"));
-    }
   }
 
   @Override

@@ -1,0 +1,94 @@
+package io.floe.spark.source;
+
+import io.floe.format.OptionErrors;
+import io.floe.format.metadata.TableProperties;
+import io.floe.format.scan.FileScanTask;
+import io.floe.format.table.TableView;
+import io.floe.spark.util.SparkExceptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * Packs the files of a read into input partitions as Spark packs the files of a plain Parquet scan:
+ * files weigh their size but at least {@code open-file-cost}, a group holds at most
+ * {@code min(split-size, max(open-file-cost, total weight / default parallelism))}, and files are
+ * placed largest first, each in the current group or, when it is full, a new one. Many small files
+ * so cost a few tasks, not one each, while a read smaller than the cluster still gets a task per
+ * core. Sizes come from the read options {@code split-size} and {@code file-open-cost}, the table
+ * properties {@code read.split.target-size} and {@code read.split.open-file-cost}, or Spark's
+ * {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes}. Used by
+ * the batch scan and the streaming source alike.
+ */
+final class FilePacking {
+  private FilePacking() {}
+
+  /** {@code tasks} packed into input partitions; {@code partitionRow} gives each file's {@code _partition} row or null. */
+  static InputPartition[] pack(TableView table, CaseInsensitiveStringMap options, List<FileScanTask> files,
+      Function<FileScanTask, InternalRow> partitionRow) {
+    List<FileScanTask> tasks = new ArrayList<>(files);
+    if (tasks.size() <= 1) {
+      return tasks.stream().map(t -> FloeInputPartition.of(t, partitionRow.apply(t))).toArray(InputPartition[]::new);
+    }
+    SparkSession spark = SparkSession.active();
+    long maxSize = sizeSetting(table, options, "split-size", TableProperties.SPLIT_SIZE,
+        spark.conf().get("spark.sql.files.maxPartitionBytes", "134217728"));
+    long openCost = sizeSetting(table, options, "file-open-cost", TableProperties.SPLIT_OPEN_FILE_COST,
+        spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
+    long total = 0;
+    for (FileScanTask t : tasks) {
+      total += Math.max(t.file().fileSizeInBytes(), openCost);
+    }
+    int parallelism = Math.max(1, spark.sparkContext().defaultParallelism());
+    long groupSize = Math.max(1, Math.min(maxSize, Math.max(openCost, total / parallelism)));
+    tasks.sort((a, b) -> Long.compare(b.file().fileSizeInBytes(), a.file().fileSizeInBytes()));
+    List<InputPartition> partitions = new ArrayList<>();
+    List<FloeInputPartition> group = new ArrayList<>();
+    long groupWeight = 0;
+    for (FileScanTask t : tasks) {
+      long weight = Math.max(t.file().fileSizeInBytes(), openCost);
+      if (!group.isEmpty() && groupWeight + weight > groupSize) {
+        partitions.add(toPartition(group));
+        group = new ArrayList<>();
+        groupWeight = 0;
+      }
+      group.add(FloeInputPartition.of(t, partitionRow.apply(t)));
+      groupWeight += weight;
+    }
+    partitions.add(toPartition(group));
+    return partitions.toArray(new InputPartition[0]);
+  }
+
+  private static InputPartition toPartition(List<FloeInputPartition> group) {
+    return group.size() == 1 ? group.get(0) : new FloeCombinedInputPartition(group);
+  }
+
+  private static long sizeSetting(TableView table, CaseInsensitiveStringMap options, String option, String property,
+      String sparkDefault) {
+    String value = options.get(option);
+    String source = "read option " + option;
+    if (value == null) {
+      value = table.metadata().properties().get(property);
+      source = "table property " + property;
+    }
+    if (value == null) {
+      value = sparkDefault;
+      source = "Spark setting";
+    }
+    try {
+      long parsed = JavaUtils.byteStringAsBytes(value.trim()); // "134217728", "128m", ...
+      if (parsed <= 0) {
+        throw new NumberFormatException("not positive");
+      }
+      return parsed;
+    } catch (RuntimeException e) {
+      throw SparkExceptions.thrown(OptionErrors.invalidOption(source, value, "Invalid " + source + " of table "
+          + table.name() + ": '" + value + "' (expected a positive number of bytes)"));
+    }
+  }
+}
