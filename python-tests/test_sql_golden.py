@@ -1,4 +1,5 @@
-"""The SQL golden files of sql-tests/, through a Spark session and through Thrift JDBC."""
+"""The SQL golden files of sql-tests/, through a Spark session, through Thrift JDBC and through
+Spark Connect."""
 
 from __future__ import annotations
 
@@ -25,3 +26,9 @@ def test_golden_file(spark: SparkSession, tmp_path: Path, name: str) -> None:
 def test_golden_files_over_jdbc(tmp_path: Path) -> None:
     failures = {name: f for name, f in RUNNER.run_jdbc(NAMES, tmp_path).items() if f}
     assert not failures, "\n\n".join("\n".join(f) for f in failures.values())
+
+
+def test_golden_files_over_spark_connect(tmp_path: Path) -> None:
+    """Every golden file through one `floe connect` server and a Spark Connect client."""
+    failures = RUNNER.run_connect(NAMES, tmp_path)
+    assert not failures, "\n\n".join(failures.values())

@@ -39,6 +39,7 @@ build_and_install_floe() {
   FLOE_PYTHON="$FLOE_PY" gradle -q jar
   mkdir -p pyspark-shim/floe/jars
   cp "$FLOE_JAR_BUILT" pyspark-shim/floe/jars/floe-spark.jar
-  log "pip install ./pyspark-shim"
-  "$FLOE_PY" -m pip install -q --disable-pip-version-check ./pyspark-shim
+  log "pip install ./pyspark-shim[connect]"
+  # with the Spark Connect client's packages (floe.connect, python-tests/test_connect.py)
+  "$FLOE_PY" -m pip install -q --disable-pip-version-check "./pyspark-shim[connect]"
 }

@@ -5,6 +5,8 @@
     python sql-tests/run.py --regenerate [NAME ...]   # rewrite the results files
     python sql-tests/run.py --jdbc [NAME ...]         # same statements through the Thrift server
                                                       # and beeline; compares the output rows
+    python sql-tests/run.py --connect [NAME ...]      # same statements through `floe connect` and
+                                                      # a Spark Connect client; compares the file
 
 An input file holds statements ending with ``;`` at the end of a line; lines starting with ``--``
 are comments. Each file runs in a new Spark session whose catalog ``floe`` has a fresh warehouse;
@@ -18,7 +20,10 @@ ids of 13 or more digits.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime
 import difflib
+import json
 import logging
 import os
 import re
@@ -28,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -407,6 +412,220 @@ def _tail(path: Path, lines: int = 40) -> str:
     return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
 
 
+# ---------------------------------------------------------------------------------------------
+# Spark Connect: the same statements through `floe connect` and a PySpark Connect client. Each
+# result is rendered as the results file holds it and compared whole, with two normalisations
+# (docs/connect.md, 'Golden files'): rows are formatted on the client from Arrow values as
+# HiveResult formats them on the server, and an error is rendered from what crosses the wire
+# (Java class, condition, SQLSTATE, parameters, SQL context) into the results file's MINIMAL JSON.
+
+
+def run_connect(names: Sequence[str], workdir: Path) -> dict[str, str]:
+    """Start one `floe connect` server, run each input in a Connect session; return failures."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    log_path = workdir / "connect-server.log"
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(
+            [
+                sys.executable, "-m", "floe.cli", "connect",
+                "--port", str(port),
+                "--warehouse", str(workdir / "server-warehouse"),
+                "--master", "local[2]",
+                # as in the session mode: statements name floe. explicitly
+                "--conf", "spark.sql.defaultCatalog=spark_catalog",
+                "--conf", f"spark.sql.warehouse.dir={workdir / 'spark-warehouse'}",
+                *[a for key, value in SESSION_CONF.items() for a in ("--conf", f"{key}={value}")],
+            ],
+            cwd=workdir,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        try:
+            _wait_for_port(port, server, log_path)
+            with connect_mode():
+                found = {
+                    n: check_connect(f"sc://localhost:{port}", n, workdir / f"connect-{n}")
+                    for n in names
+                }
+            return {n: f for n, f in found.items() if f is not None}
+        finally:
+            _stop(server)
+
+
+@contextlib.contextmanager
+def connect_mode() -> Iterator[None]:
+    """PySpark's Connect mode for the block: pyspark.sql.functions and new sessions use Spark
+    Connect while ``SPARK_CONNECT_MODE_ENABLED`` is set. Restored after, so a classic session in
+    the same process (pytest's) keeps working."""
+    before = os.environ.get("SPARK_CONNECT_MODE_ENABLED")
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+        else:
+            os.environ["SPARK_CONNECT_MODE_ENABLED"] = before
+
+
+def check_connect(url: str, name: str, workdir: Path) -> str | None:
+    """Run ``inputs/NAME.sql`` in a new Connect session on ``url``; compare with its results."""
+    import floe
+
+    warehouse = workdir / "warehouse"
+    warehouse.mkdir(parents=True, exist_ok=True)
+    warehouse = warehouse.resolve()
+    conf = {
+        f"spark.sql.catalog.{CATALOG}.warehouse": floe.warehouse_uri(str(warehouse)),
+        "spark.sql.session.timeZone": "UTC",
+    }
+    session = floe.connect(url, conf=conf)
+    try:
+        statements = split_statements((INPUTS / f"{name}.sql").read_text(encoding="utf-8"))
+        masker = Masker(warehouse)
+        outputs = [_run_one_connect(session, sql, masker) for sql in statements]
+    finally:
+        session.stop()
+    failure = check(name, render(outputs), regenerate=False)
+    return None if failure is None else f"{name} over Spark Connect:\n{failure}"
+
+
+def _run_one_connect(session: SparkSession, sql: str, masker: Masker) -> QueryOutput:
+    from pyspark.errors import PySparkException
+
+    try:
+        df = session.sql(sql)
+        schema = df.schema
+        table = df.toArrow()
+    except PySparkException as e:
+        return QueryOutput(sql, EMPTY_SCHEMA, masker.error(_describe_connect_error(e)))
+    rows = [
+        [_hive_string(table.column(i)[r].as_py(), field.dataType) for i, field in enumerate(schema)]
+        for r in range(table.num_rows)
+    ]
+    catalog_string = schema.simpleString()
+    if catalog_string == _DESCRIBE_SCHEMA:  # HiveResult pads DESCRIBE's cells to 20 characters
+        lines = ["\t".join(f"{'' if c == 'NULL' else c:<20}" for c in row) for row in rows]
+    elif catalog_string == _SHOW_TABLES_SCHEMA:  # and keeps only SHOW TABLES' names
+        lines = [row[1] for row in rows]
+    else:
+        lines = ["\t".join(row) for row in rows]
+    return QueryOutput(sql, catalog_string, masker.rows("\n".join(lines)))
+
+
+def _describe_connect_error(error: Any) -> str:
+    """An error received over Spark Connect, as ``_describe_error`` renders it on the server."""
+    trace = error.getStackTrace() if hasattr(error, "getStackTrace") else None
+    name = trace.split("\n", 1)[0] if trace else type(error).__name__
+    condition = error.getCondition()
+    if condition is None:
+        return f"{name}\n{error.getMessage()}"
+    minimal: dict[str, Any] = {"errorClass": condition}
+    if error.getSqlState() is not None:
+        minimal["sqlState"] = error.getSqlState()
+    if error.getMessageParameters():
+        minimal["messageParameters"] = dict(sorted(error.getMessageParameters().items()))
+    contexts = [
+        {
+            "objectType": c.objectType(),
+            "objectName": c.objectName(),
+            "startIndex": c.startIndex() + 1,  # written 1-based, as SparkThrowableHelper does
+            "stopIndex": c.stopIndex() + 1,
+            "fragment": c.fragment(),
+        }
+        for c in error.getQueryContext()
+        if c.contextType().name == "SQL"
+    ]
+    if contexts:
+        minimal["queryContext"] = contexts
+    return f"{name}\n{_jackson(minimal)}"
+
+
+def _jackson(value: Any, indent: str = "") -> str:
+    """``value`` as JSON in the layout of Jackson's DefaultPrettyPrinter, which Spark uses to
+    write ErrorMessageFormat.MINIMAL (``"key" : value``, arrays as ``[ {...} ]``)."""
+    if isinstance(value, dict):
+        if not value:
+            return "{ }"
+        inner = indent + "  "
+        items = [f"{inner}{json.dumps(k)} : {_jackson(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    if isinstance(value, list):
+        return "[ " + ", ".join(_jackson(v, indent) for v in value) + " ]" if value else "[ ]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _hive_string(value: Any, data_type: Any, nested: bool = False) -> str:
+    """``value`` (from Arrow) formatted as Spark's HiveResult.toHiveString formats it."""
+    from pyspark.sql import types as T
+
+    if value is None:
+        return "null" if nested else "NULL"
+    if isinstance(data_type, T.BooleanType):
+        return "true" if value else "false"
+    if isinstance(data_type, T.FloatType | T.DoubleType):
+        return _java_float(value, single=isinstance(data_type, T.FloatType))
+    if isinstance(data_type, T.DecimalType):
+        return format(value, "f")
+    if isinstance(data_type, T.StringType):
+        return f'"{value}"' if nested else str(value)
+    if isinstance(data_type, T.BinaryType):
+        return bytes(value).decode("utf-8", errors="replace")
+    if isinstance(data_type, T.TimestampType | T.TimestampNTZType):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.UTC)
+        fraction = f".{value.microsecond:06d}".rstrip("0").rstrip(".")
+        return f"{value:%Y-%m-%d %H:%M:%S}{fraction}"
+    if isinstance(data_type, T.DateType):
+        return str(value.isoformat())
+    if isinstance(data_type, T.ArrayType):
+        items = [_hive_string(v, data_type.elementType, True) for v in value]
+        return "[" + ",".join(items) + "]"
+    if isinstance(data_type, T.MapType):
+        key, item = data_type.keyType, data_type.valueType
+        entries = sorted(
+            f"{_hive_string(k, key, True)}:{_hive_string(v, item, True)}" for k, v in value
+        )
+        return "{" + ",".join(entries) + "}"
+    if isinstance(data_type, T.StructType):
+        fields = [
+            f'"{f.name}":{_hive_string(value.get(f.name), f.dataType, True)}' for f in data_type
+        ]
+        return "{" + ",".join(fields) + "}"
+    return str(value)
+
+
+def _java_float(value: float, single: bool) -> str:
+    """Java's Float.toString / Double.toString: shortest digits, E notation outside [1e-3, 1e7)."""
+    import math
+
+    import numpy
+
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
+    shortest = numpy.format_float_scientific(
+        numpy.float32(value) if single else numpy.float64(value), unique=True, trim="-"
+    )
+    mantissa, _, exponent_text = shortest.partition("e")
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    exponent = int(exponent_text)
+    if 1e-3 <= abs(value) < 1e7:
+        point = exponent + 1
+        if point <= 0:
+            whole, fraction = "0", "0" * -point + digits
+        else:
+            padded = digits.ljust(point, "0")
+            whole, fraction = padded[:point], padded[point:]
+        return f"{sign}{whole}.{fraction.rstrip('0') or '0'}"
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{exponent}"
+
+
 def input_names() -> list[str]:
     return sorted(p.stem for p in INPUTS.glob("*.sql"))
 
@@ -419,6 +638,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--regenerate", action="store_true", help="rewrite the results files")
     mode.add_argument("--jdbc", action="store_true", help="compare rows through the Thrift server")
+    mode.add_argument(
+        "--connect", action="store_true", help="compare results through a Spark Connect server"
+    )
     args = parser.parse_args(argv)
     names = args.names or input_names()
     unknown = [n for n in names if not (INPUTS / f"{n}.sql").is_file()]
@@ -429,6 +651,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = Path(tmp).resolve()
         if args.jdbc:
             failures = {n: "\n".join(f) for n, f in run_jdbc(names, workdir).items() if f}
+        elif args.connect:
+            failures = run_connect(names, workdir)
         else:
             spark = make_session(workdir / "warehouse")
             try:

@@ -1,6 +1,7 @@
 """Floe: an Iceberg-compatible open table format for Apache Spark.
 
 ``floe.session`` / ``floe.configure`` set up a SparkSession with Floe's catalog and SQL extensions;
+``floe.connect`` opens a Spark Connect session on a ``floe connect`` server;
 ``floe.inspect`` reads Floe (and Iceberg) tables in pure Python, without a JVM.
 """
 
@@ -15,6 +16,7 @@ from floe.spark import (
     CATALOG_CLASS,
     EXTENSIONS_CLASS,
     configure,
+    connect,
     floe_conf,
     jar_path,
     session,
@@ -33,6 +35,7 @@ __all__ = [
     "NoSuchTableError",
     "__version__",
     "configure",
+    "connect",
     "floe_conf",
     "jar_path",
     "session",

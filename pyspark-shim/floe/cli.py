@@ -1,4 +1,4 @@
-"""The ``floe`` command: demo, sql, thriftserver, inspect, indexes."""
+"""The ``floe`` command: demo, sql, thriftserver, connect, inspect, indexes."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import decimal
 import itertools
 import json
 import os
+import signal
+import subprocess
 import sys
 import uuid
 from collections.abc import Sequence
@@ -18,6 +20,7 @@ from floe.errors import FloeError
 from floe.spark import floe_conf
 
 THRIFT_SERVER_CLASS = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
+CONNECT_SERVER_CLASS = "org.apache.spark.sql.connect.service.SparkConnectServer"
 DEFAULT_WAREHOUSE = "warehouse"
 # The command-line tools use Floe as their only catalog: no Hive metastore (no metastore_db/).
 _CLI_CONF = {"spark.sql.catalogImplementation": "in-memory"}
@@ -26,7 +29,7 @@ _CLI_CONF = {"spark.sql.catalogImplementation": "in-memory"}
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, passthrough = parser.parse_known_args(argv)
-    if passthrough and args.command not in ("sql", "thriftserver"):
+    if passthrough and args.command not in ("sql", "thriftserver", "connect"):
         parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
     try:
         if args.command == "demo":
@@ -46,6 +49,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 allow_unauthenticated=args.allow_unauthenticated,
             )
             _exec_spark(command)
+        if args.command == "connect":
+            command = connect_command(
+                args.warehouse,
+                args.catalog,
+                args.port,
+                args.host,
+                passthrough,
+                allow_unauthenticated=args.allow_unauthenticated,
+            )
+            return run_in_foreground(command, f"sc://{_url_host(args.host)}:{args.port}")
         if args.command == "inspect":
             print(json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json))
             return 0
@@ -91,6 +104,26 @@ def _parser() -> argparse.ArgumentParser:
         "--allow-unauthenticated",
         action="store_true",
         help="listen on a non-loopback --host without authentication (trusted networks only)",
+    )
+
+    connect = commands.add_parser(
+        "connect",
+        help="a Spark Connect server (foreground) with Floe as the default catalog; "
+        "other arguments (--conf k=v, --master ...) go to spark-submit",
+        allow_abbrev=False,
+    )
+    _add_catalog_options(connect)
+    connect.add_argument(
+        "--port", type=int, default=15002, help="Spark Connect port (default 15002)"
+    )
+    connect.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    connect.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="listen on a non-loopback --host without an authentication token "
+        "(trusted networks only)",
     )
 
     inspect = commands.add_parser(
@@ -213,6 +246,140 @@ def _hiveconf(passthrough: Sequence[str], key: str) -> str | None:
         ):
             value = given.strip()
     return value
+
+
+#: Spark Connect's settings that ``floe connect`` derives from its own options.
+_CONNECT_ADDRESS = "spark.connect.grpc.binding.address"
+_CONNECT_PORT = "spark.connect.grpc.binding.port"
+_CONNECT_TOKEN = "spark.connect.authenticate.token"
+_CONNECT_TOKEN_ENV = "SPARK_CONNECT_AUTHENTICATE_TOKEN"
+
+
+def connect_command(
+    warehouse: str,
+    catalog: str,
+    port: int,
+    host: str,
+    passthrough: Sequence[str],
+    allow_unauthenticated: bool = False,
+) -> list[str]:
+    """Return the command line that runs a Spark Connect server with Floe configured.
+
+    Floe is the default catalog (as in ``floe sql``): a client's ``spark.sql("SELECT * FROM
+    db.t")`` reads ``floe.db.t``. The server listens on ``host`` only.
+
+    Spark Connect checks no credentials unless a bearer token is set (``--conf
+    spark.connect.authenticate.token=...`` or ``$SPARK_CONNECT_AUTHENTICATE_TOKEN``). A ``host``
+    other than a loopback one needs that token or ``allow_unauthenticated``: otherwise anyone who
+    can reach the port can read and drop every table of the warehouse.
+    """
+    for key in (_CONNECT_ADDRESS, _CONNECT_PORT):
+        if _spark_conf(passthrough, key) is not None:
+            raise FloeError(
+                f"Cannot set {key} for floe connect: it is set from --host and --port; "
+                "use those options instead"
+            )
+    token = _spark_conf(passthrough, _CONNECT_TOKEN) or os.environ.get(_CONNECT_TOKEN_ENV)
+    if not token and not allow_unauthenticated and not is_loopback(host):
+        raise FloeError(
+            f"Refusing to start the Spark Connect server on {host!r} without authentication: "
+            "that interface is not loopback and Spark Connect checks no credentials by "
+            "default, so anyone who reaches the port could read and drop every table. Set a "
+            f"token (--conf {_CONNECT_TOKEN}=... or ${_CONNECT_TOKEN_ENV}; clients pass it as "
+            "sc://host:port/;token=... and, off localhost, need TLS in front of the server), "
+            "listen on 127.0.0.1, or pass --allow-unauthenticated on a trusted network"
+        )
+    script = spark_home() / "bin" / "spark-submit"
+    return [
+        "bash",
+        str(script),
+        "--class",
+        CONNECT_SERVER_CLASS,
+        "--name",
+        "Floe Spark Connect server",
+        *_conf_args(warehouse, catalog, default=True),
+        *passthrough,
+        "--conf",
+        f"{_CONNECT_ADDRESS}={host}",
+        "--conf",
+        f"{_CONNECT_PORT}={port}",
+    ]
+
+
+def _spark_conf(passthrough: Sequence[str], key: str) -> str | None:
+    """The last value of ``key`` among the ``--conf key=value`` options of ``passthrough``."""
+    value = None
+    for option, setting in itertools.pairwise(passthrough):
+        name, _, given = setting.partition("=")
+        if option in ("--conf", "-c") and name.strip() == key:
+            value = given.strip()
+    return value
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+#: Seconds a server has to stop after SIGTERM before it is killed.
+STOP_SECONDS = 60
+
+
+def run_in_foreground(command: list[str], url: str) -> int:
+    """Run a server ``command`` until it exits or this process gets SIGINT (Ctrl-C) or SIGTERM.
+
+    Prints ``url`` once the server accepts connections. On SIGINT or SIGTERM the server gets
+    SIGTERM (Spark stops its session and the server in its shutdown hooks); after it has stopped
+    the return value is 0. Otherwise the server's own exit code is returned.
+    """
+    env = dict(os.environ, SPARK_HOME=str(spark_home()))
+    sys.stdout.flush()
+    server = subprocess.Popen(command, env=env)
+    stopping: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        stopping.append(signum)
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        _announce_when_listening(server, url, stopping)
+        while True:
+            try:
+                code = server.wait(timeout=STOP_SECONDS if stopping else None)
+                break
+            except subprocess.TimeoutExpired:
+                print(
+                    f"floe: server still running {STOP_SECONDS}s after SIGTERM; killing it",
+                    file=sys.stderr,
+                )
+                server.kill()
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if stopping:
+        print("floe: server stopped", file=sys.stderr)
+        return 0
+    return code
+
+
+def _announce_when_listening(
+    server: subprocess.Popen[bytes], url: str, stopping: list[int]
+) -> None:
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    address = urlsplit(url.replace("sc://", "http://", 1))
+    host = address.hostname or "localhost"
+    host = "localhost" if host in ("0.0.0.0", "::") else host
+    while server.poll() is None and not stopping:
+        try:
+            with socket.create_connection((host, address.port or 0), timeout=1):
+                print(f"floe: Spark Connect server listening on {url}", file=sys.stderr)
+                return
+        except OSError:
+            time.sleep(0.5)
 
 
 def is_loopback(host: str) -> bool:

@@ -1,6 +1,7 @@
 """Setting up Spark with Floe: the bundled jar, the SQL extensions and the catalog.
 
 Nothing here reaches the network: the jar ships inside this package (``floe/jars/``).
+``connect`` is the one exception: it opens a Spark Connect session on a server (``floe connect``).
 """
 
 from __future__ import annotations
@@ -173,3 +174,40 @@ def session(
             "first (spark.stop()), then call floe.session(...) again"
         )
     return spark
+
+
+#: The package extra that installs the Spark Connect client's dependencies.
+CONNECT_EXTRA = "pip install 'floe-spark[connect]'"
+
+
+def connect(url: str, *, conf: Mapping[str, str] | None = None) -> SparkSession:
+    """Open a new Spark Connect session on the server at ``url`` (``sc://host:port``).
+
+    The server decides the catalogs: ``floe connect`` starts one with Floe configured. ``conf``
+    holds session settings (e.g. ``{"spark.sql.session.timeZone": "UTC"}``). The session is a
+    ``pyspark.sql.connect`` SparkSession; as PySpark requires, a process that opened one cannot
+    start a classic SparkContext afterwards.
+
+    Raises FloeError when the Spark Connect client's packages (grpcio, pandas, ...) are missing:
+    they come with the package's ``connect`` extra.
+    """
+    if not url.startswith("sc://"):
+        raise FloeError(
+            f"Invalid Spark Connect URL {url!r}: use sc://host:port, e.g. sc://localhost:15002"
+        )
+    try:
+        from pyspark.sql.connect.utils import check_dependencies
+
+        check_dependencies(__name__)
+    except ImportError as e:
+        raise FloeError(
+            f"Cannot open a Spark Connect session: {e}. The Spark Connect client needs more "
+            f"packages than PySpark itself; install them with {CONNECT_EXTRA}"
+        ) from e
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.remote(url)
+    for key, value in (conf or {}).items():
+        builder = builder.config(key, value)
+    session: SparkSession = builder.create()
+    return session
