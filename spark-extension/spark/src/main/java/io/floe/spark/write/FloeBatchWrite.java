@@ -63,6 +63,11 @@ class FloeBatchWrite implements BatchWrite {
   interface WriteTarget {
     String name();
 
+    /** The name this target's own query reads are recorded under ({@link QueryReads#key}). */
+    default String readsKey() {
+      return name();
+    }
+
     void commit(SnapshotProducer producer, TableMetadata base);
 
     AppendFiles newAppend();
@@ -226,7 +231,7 @@ class FloeBatchWrite implements BatchWrite {
     if (!target.validatesQueryReads()) {
       return;
     }
-    List<QueryReads.Read> reads = QueryReads.readsOf(SparkSession.active().sparkContext(), target.name());
+    List<QueryReads.Read> reads = QueryReads.readsOf(SparkSession.active().sparkContext(), target.readsKey());
     if (reads.isEmpty() || IsolationLevel.fromProperties(base.properties(), TableProperties.MERGE_ISOLATION_LEVEL,
         target.name()) != IsolationLevel.SERIALIZABLE) {
       return;
