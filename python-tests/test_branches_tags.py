@@ -100,6 +100,23 @@ def test_branch_and_tag_ddl_write_the_spec_refs(
     assert set(_metadata(warehouse, namespace)["refs"]) == {"main"}
 
 
+def test_a_branch_of_an_empty_table_starts_at_an_empty_snapshot(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    t = f"floe.{namespace}.e"
+    spark.sql(f"CREATE TABLE {t} (id BIGINT) USING floe")
+    with pytest.raises(AnalysisException, match="the table has no snapshot yet"):
+        spark.sql(f"ALTER TABLE {t} CREATE TAG x")
+    spark.sql(f"ALTER TABLE {t} CREATE BRANCH b RETAIN 1 DAYS")
+    metadata = _metadata(warehouse, namespace, "e")
+    assert metadata.get("current-snapshot-id", -1) == -1
+    assert set(metadata["refs"]) == {"b"}
+    assert metadata["refs"]["b"]["max-ref-age-ms"] == 86_400_000
+    spark.sql(f"INSERT INTO {t}.branch_b VALUES (1)")
+    assert _ids(spark, f"SELECT id FROM {t}.branch_b") == [1]
+    assert _ids(spark, f"SELECT id FROM {t}") == []
+
+
 def test_branch_reads_and_writes_leave_main_alone(
     spark: SparkSession, warehouse: Path, namespace: str, table: str
 ) -> None:

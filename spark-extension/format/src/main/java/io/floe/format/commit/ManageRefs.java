@@ -164,8 +164,8 @@ public final class ManageRefs {
       return snapshotId;
     }
     if (base.currentSnapshot() == null) {
-      throw new IllegalArgumentException(action + ": the table has no snapshot yet; write to it first (or write "
-          + "to the new branch with the DataFrame write option branch, which creates the branch)");
+      throw new IllegalArgumentException(action + ": the table has no snapshot yet; write to it first, or name "
+          + "a snapshot with AS OF VERSION");
     }
     return base.currentSnapshot().snapshotId();
   }

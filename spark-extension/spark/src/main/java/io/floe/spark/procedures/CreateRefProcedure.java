@@ -1,8 +1,11 @@
 package io.floe.spark.procedures;
 
 import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.ManageRefs;
 import io.floe.format.metadata.SnapshotRefType;
+import io.floe.format.metadata.TableMetadata;
 import java.util.Iterator;
 import java.util.Locale;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -57,8 +60,22 @@ final class CreateRefProcedure extends FloeProcedure {
     ManageRefs.Retention retention = new ManageRefs.Retention(optionalInt(args, 6), optionalLong(args, 7),
         optionalLong(args, 5));
     String table = tableName(ident);
-    commitMetadata(loadTable(ident),
-        base -> ManageRefs.createOrReplace(base, table, ref, type, snapshotId, mode, ifNotExists, retention));
+    FileSystemTableOperations ops = loadTable(ident);
+    Long at = snapshotId;
+    ManageRefs.Mode effective = mode;
+    TableMetadata current = ops.current();
+    if (type == SnapshotRefType.BRANCH && at == null && mode != ManageRefs.Mode.REPLACE
+        && current.currentSnapshot() == null && current.ref(ref) == null) {
+      // as Iceberg: a branch of a table without a snapshot starts at a new, empty snapshot of its own
+      AppendFiles empty = new AppendFiles(ops);
+      empty.toBranch(ref);
+      at = empty.commit().snapshotId();
+      effective = ManageRefs.Mode.CREATE_OR_REPLACE;
+    }
+    Long target = at;
+    ManageRefs.Mode finalMode = effective;
+    commitMetadata(ops,
+        base -> ManageRefs.createOrReplace(base, table, ref, type, target, finalMode, ifNotExists, retention));
     return result(new StructType());
   }
 
