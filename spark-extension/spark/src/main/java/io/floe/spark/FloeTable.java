@@ -217,7 +217,8 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    return new FloeWriteBuilder(WriteRefs.forWrite(view, tag, info.options().get(WriteRefs.BRANCH_OPTION)), info);
+    String branchOption = info == null ? null : info.options().get(WriteRefs.BRANCH_OPTION);
+    return new FloeWriteBuilder(WriteRefs.forWrite(view, tag, branchOption), info);
   }
 
   /** The DataFrame read options that pin a read to a snapshot (Iceberg's names). */
