@@ -52,6 +52,17 @@ SELECT * FROM floe.br.t ORDER BY id;
 
 SELECT * FROM floe.br.t.branch_etl ORDER BY id;
 
+-- spark.wap.id stages the write: main is unchanged; the snapshot carries wap.id for cherrypick_snapshot.
+SET spark.wap.id = w1;
+
+INSERT INTO floe.br.t VALUES (7, 'a');
+
+RESET spark.wap.id;
+
+SELECT * FROM floe.br.t ORDER BY id;
+
+SELECT operation, summary['wap.id'] FROM floe.br.t.snapshots WHERE summary['wap.id'] IS NOT NULL;
+
 -- Refusals: each names the table and the ref, and changes nothing.
 INSERT INTO floe.br.t.tag_v1 VALUES (9, 'a');
 
