@@ -65,4 +65,15 @@ public final class StreamingErrors {
     return new FloeException(ErrorClass.FLOE_OPTION_INVALID, "Invalid Floe streaming offset " + json + ": " + why
         + "; the checkpoint was written by another source or is corrupt", params("offset", json), null);
   }
+
+  /**
+   * A streaming query writes to a table in {@code update} output mode, which would need each batch's
+   * rows merged by key; the sink takes {@code append} and {@code complete} modes.
+   */
+  public static FloeException updateModeUnsupported(String table, String queryId) {
+    return new FloeException(ErrorClass.FLOE_UNSUPPORTED, "Cannot write streaming query " + queryId + " to table "
+        + table + " in update output mode: Floe's streaming sink takes append or complete mode; to upsert each"
+        + " micro-batch's rows by key, use foreachBatch with MERGE INTO " + table + ", or write in complete mode",
+        params("table", table, "query", queryId, "mode", "update"), null);
+  }
 }

@@ -67,7 +67,8 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     SupportsMetadataColumns, SupportsIndex {
   private static final Set<TableCapability> CAPABILITIES = Set.of(
       TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
-      TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
+      TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC,
+      TableCapability.STREAMING_WRITE);
 
   private final FloeCatalog catalog;
   /** What scans and writes see of the table: name, operations, metadata, snapshot and read schema. */

@@ -6,7 +6,11 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import io.floe.format.ErrorClass;
+import io.floe.format.FloeException;
+import io.floe.format.StreamingErrors;
 import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteFiles;
 import io.floe.format.commit.TableOperations;
@@ -128,5 +132,38 @@ public class TestStreamingCommits {
     commitBatch("q-1", 1);
     assertEquals(Long.valueOf(1), StreamingCommits.lastCommittedBatch(ops.refresh(), "q-1"));
     assertTrue(StreamingCommits.isCommitted(ops.refresh(), "q-1", 1));
+  }
+
+  /** Complete mode (docs/streaming.md, 3): each batch replaces every live file, recorded and guarded as appends are. */
+  @Test
+  public void completeModeBatchReplacesEveryFileAndIsNotRepublished() {
+    commitBatch("q-1", 0);
+    commitBatch("other", 9);
+    DataFile result = StreamFixtures.dataFile(ops.refresh(), "us", 2);
+    StreamingCommits.record(new OverwriteFiles(StreamingCommits.guard(ops, "q-1", 1)).replaceAll().addFile(result),
+        "q-1", 1).commit();
+    TableMetadata now = ops.refresh();
+    assertEquals("overwrite", now.currentSnapshot().operation());
+    assertEquals("1", now.currentSnapshot().summary().get(StreamingCommits.EPOCH_ID));
+    assertTrue(StreamingCommits.isCommitted(now, "q-1", 1));
+
+    // a replay of batch 1 (its checkpoint commit was lost) publishes nothing
+    DataFile replayed = StreamFixtures.dataFile(now, "us", 2);
+    try {
+      StreamingCommits.record(new OverwriteFiles(StreamingCommits.guard(ops, "q-1", 1)).replaceAll()
+          .addFile(replayed), "q-1", 1).commit();
+      fail("the batch committed twice");
+    } catch (BatchAlreadyCommittedException e) {
+      assertEquals(1, e.batchId());
+    }
+    assertEquals(now.currentSnapshot().snapshotId(), ops.refresh().currentSnapshot().snapshotId());
+  }
+
+  @Test
+  public void updateModeErrorNamesTheTableAndWhatToDo() {
+    FloeException e = StreamingErrors.updateModeUnsupported("floe.db.t", "q-1");
+    assertEquals(ErrorClass.FLOE_UNSUPPORTED, e.errorClass());
+    assertTrue(e.getMessage(), e.getMessage().contains("to table floe.db.t in update output mode"));
+    assertTrue(e.getMessage(), e.getMessage().contains("foreachBatch with MERGE INTO floe.db.t"));
   }
 }

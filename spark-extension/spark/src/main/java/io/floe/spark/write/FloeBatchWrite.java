@@ -271,6 +271,11 @@ class FloeBatchWrite implements BatchWrite {
   }
 
   private List<DataFile> collect(WriterCommitMessage[] messages) {
+    return collect(base, messages);
+  }
+
+  /** The data files the tasks' {@code messages} report, as files of {@code base}'s specs. */
+  static List<DataFile> collect(TableMetadata base, WriterCommitMessage[] messages) {
     List<DataFile> files = new ArrayList<>();
     Map<Integer, PartitionSpec> specs = base.specsById();
     for (WriterCommitMessage message : messages) {

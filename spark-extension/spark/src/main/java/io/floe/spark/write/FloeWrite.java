@@ -36,6 +36,7 @@ import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -333,5 +334,15 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   public BatchWrite toBatch() {
     SerializableConfiguration conf = new SerializableConfiguration(SparkSession.active().sessionState().newHadoopConf());
     return new FloeBatchWrite(target, target.metadata(), info.schema(), mode, overwriteFilter, conf);
+  }
+
+  /** One micro-batch of a streaming query: append mode, or complete mode (Spark truncates first). */
+  @Override
+  public StreamingWrite toStreaming() {
+    if (mode != FloeBatchWrite.Mode.APPEND && mode != FloeBatchWrite.Mode.TRUNCATE) {
+      throw new IllegalStateException("Cannot stream into table " + target.name() + " in write mode " + mode);
+    }
+    SerializableConfiguration conf = new SerializableConfiguration(SparkSession.active().sessionState().newHadoopConf());
+    return new FloeStreamingWrite(target.refreshed(), info, mode == FloeBatchWrite.Mode.TRUNCATE, conf);
   }
 }

@@ -2,6 +2,7 @@ package io.floe.spark.write;
 
 import io.floe.format.ErrorClass;
 import io.floe.format.SchemaErrors;
+import io.floe.format.StreamingErrors;
 import io.floe.format.expr.Expression;
 import io.floe.format.expr.Expressions;
 import io.floe.format.metadata.TableMetadata;
@@ -19,14 +20,18 @@ import org.apache.spark.sql.connector.write.SupportsOverwriteV2;
 import org.apache.spark.sql.connector.write.SupportsTruncate;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.internal.connector.SupportsStreamingUpdateAsAppend;
 
 /**
  * INSERT INTO (append), INSERT OVERWRITE with a static partition or {@code overwrite(cond)} (files of
  * matching partitions are replaced), dynamic partition overwrite, and truncate. An overwrite
- * condition must only use identity-partition columns, so that it selects whole files.
+ * condition must only use identity-partition columns, so that it selects whole files. A streaming
+ * query's micro-batches are appends, or truncates in complete mode; {@code update} mode is refused
+ * with an error saying what to do (Spark asks a builder that is not a
+ * {@code SupportsStreamingUpdateAsAppend} nothing and fails with a bare "does not support Update mode").
  */
 public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOverwrite, SupportsOverwriteV2,
-    SupportsTruncate {
+    SupportsTruncate, SupportsStreamingUpdateAsAppend {
   private final FloeWriteTarget target;
   private final LogicalWriteInfo info;
   private FloeBatchWrite.Mode mode = FloeBatchWrite.Mode.APPEND;
@@ -105,6 +110,9 @@ public final class FloeWriteBuilder implements WriteBuilder, SupportsDynamicOver
 
   @Override
   public Write build() {
+    if (mode == FloeBatchWrite.Mode.APPEND && StreamingOutputModes.isUpdate(info)) {
+      throw SparkExceptions.thrown(StreamingErrors.updateModeUnsupported(target.name(), info.queryId()));
+    }
     if (FileSetWrite.isRequested(info) && mode == FloeBatchWrite.Mode.APPEND) {
       WriteChecks.checkFormatVersion("rewrite", target.name(), target.metadata());
       return new FileSetWrite(target, info); // a rewrite_data_files file group: staged, not committed

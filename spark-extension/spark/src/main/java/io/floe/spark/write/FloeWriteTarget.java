@@ -46,6 +46,16 @@ public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
     return metadata;
   }
 
+  /** The table's operations (a streaming write commits each batch through them, guarded). */
+  TableOperations ops() {
+    return ops;
+  }
+
+  /** This target at the table's latest metadata (a streaming query writes many batches through one table). */
+  FloeWriteTarget refreshed() {
+    return new FloeWriteTarget(name, ops, ops.refresh());
+  }
+
   @Override
   public String name() {
     return name;
