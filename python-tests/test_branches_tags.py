@@ -154,6 +154,8 @@ def test_branch_reads_and_writes_leave_main_alone(
     df = spark.createDataFrame([(7, "a")], "id BIGINT, p STRING")
     df.writeTo(table).option("branch", "fresh").append()
     assert _ids(spark, f"SELECT id FROM {table}.branch_fresh") == [1, 2, 3, 7]
+    df.write.format("floe").option("branch", "fresh").mode("append").save(table)
+    assert _ids(spark, f"SELECT id FROM {table}.branch_fresh") == [1, 2, 3, 7, 7]
     assert _metadata(warehouse, namespace)["current-snapshot-id"] == main_before
 
     # a tag takes no writes
@@ -345,3 +347,28 @@ def test_refs_are_shared_with_the_iceberg_runtime(
         "to => 'main')"
     ).collect()
     assert _ids(spark, f"SELECT id FROM {table}.branch_floe_late") == [1, 2, 3, 7, 60]
+
+
+def test_a_stream_into_a_branch_is_refused_not_sent_to_main(
+    spark: SparkSession, warehouse: Path, namespace: str, table: str, tmp_path: Path
+) -> None:
+    from pyspark.errors import StreamingQueryException
+
+    source = tmp_path / "in"
+    spark.createDataFrame([(9, "a")], "id BIGINT, p STRING").write.parquet(str(source))
+    main_before = _metadata(warehouse, namespace)["current-snapshot-id"]
+    query = (
+        spark.readStream.schema("id BIGINT, p STRING")
+        .parquet(str(source))
+        .writeStream.format("floe")
+        .option("branch", "s")
+        .option("checkpointLocation", str(tmp_path / "ck"))
+        .trigger(availableNow=True)
+        .toTable(table)
+    )
+    try:
+        with pytest.raises(StreamingQueryException, match=r"Cannot stream into .* to branch 's'"):
+            query.awaitTermination()
+    finally:
+        query.stop()
+    assert _metadata(warehouse, namespace)["current-snapshot-id"] == main_before

@@ -26,7 +26,8 @@ import scala.collection.immutable.Seq;
  * Spark's parser plus the partition-field DDL it lacks. {@code ALTER TABLE t ADD|DROP|REPLACE
  * PARTITION FIELD ...} is rewritten into a {@code CALL <catalog>.system.*_partition_field(...)}
  * statement that Spark's own parser then parses, so the work happens in Floe's procedures and the
- * same procedures can be called directly. {@code ANALYZE TABLE} of a Floe table, which Spark parses
+ * same procedures can be called directly; Iceberg's {@code ALTER TABLE ... CREATE|REPLACE|DROP BRANCH|TAG}
+ * is rewritten the same way ({@link RefStatement}). {@code ANALYZE TABLE} of a Floe table, which Spark parses
  * and then refuses for v2 tables, becomes a call of {@code compute_table_stats} ({@link AnalyzeStatement}).
  * Everything else goes to Spark's parser unchanged.
  */

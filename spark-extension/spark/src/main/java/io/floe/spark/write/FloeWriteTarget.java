@@ -51,6 +51,17 @@ public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
     return ops;
   }
 
+  /**
+   * Where commits go when not to main (docs/branches.md): "to branch 'b'", "staged with spark.wap.id=w";
+   * null for main.
+   */
+  String elsewhereThanMain() {
+    if (view == null || (view.branch() == null && view.wapId() == null)) {
+      return null;
+    }
+    return view.wapId() != null ? "staged with spark.wap.id=" + view.wapId() : "to branch '" + view.branch() + "'";
+  }
+
   /** This target at the table's latest metadata (a streaming query writes many batches through one table). */
   FloeWriteTarget refreshed() {
     return new FloeWriteTarget(name, ops, ops.refresh());
