@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ChecksumFileSystem;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -119,11 +121,17 @@ class FloeBatchWrite implements BatchWrite {
     return WriteMarkers.location(dataLocation, operationId);
   }
 
-  /** Creates the marker of {@link #writeMarker}; before any task of the write starts. */
+  /**
+   * Creates the marker of {@link #writeMarker}; before any task of the write starts. The marker is
+   * empty and written without a checksum file: on a checksummed file system (the local one) the
+   * {@code ._floe-writing-<id>.crc} of a writer killed before it deleted its marker would outlive the
+   * marker, which orphan removal deletes once stale, and stay forever (hidden names are never orphans).
+   */
   static void createWriteMarker(String dataLocation, String operationId, Configuration conf, String tableName) {
     Path marker = new Path(writeMarker(dataLocation, operationId));
     try {
-      marker.getFileSystem(conf).create(marker, true).close();
+      FileSystem fs = marker.getFileSystem(conf);
+      (fs instanceof ChecksumFileSystem checksummed ? checksummed.getRawFileSystem() : fs).create(marker, true).close();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write to table " + tableName + ": cannot create " + marker, e);
     }

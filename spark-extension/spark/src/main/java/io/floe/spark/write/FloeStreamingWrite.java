@@ -87,13 +87,15 @@ final class FloeStreamingWrite implements StreamingWrite {
   @Override
   public void commit(long epochId, WriterCommitMessage[] messages) {
     List<DataFile> files = FloeBatchWrite.collect(base, messages);
+    StreamingCommitPause.reached(StreamingCommitPause.Point.BEFORE_COMMIT);
     try {
       TableOperations ops = target.ops();
       if (StreamingCommits.isCommitted(ops.refresh(), queryId(), epochId)) {
         skip(epochId, files, null);
         return;
       }
-      SnapshotProducer producer = newProducer(StreamingCommits.guard(ops, queryId(), epochId), files);
+      TableOperations guarded = StreamingCommits.guard(StreamingCommitPause.around(ops), queryId(), epochId);
+      SnapshotProducer producer = newProducer(guarded, files);
       StreamingCommits.record(producer, queryId(), epochId);
       producer.set("spark.app.id", SparkSession.active().sparkContext().applicationId());
       producer.validateAddedFilesExist();
@@ -104,6 +106,7 @@ final class FloeStreamingWrite implements StreamingWrite {
         producer.commit();
         LOG.info("Committed batch {} of streaming query {} to table {}: {} data files", epochId, queryId(),
             target.name(), files.size());
+        StreamingCommitPause.reached(StreamingCommitPause.Point.AFTER_PUBLISH);
       } catch (BatchAlreadyCommittedException e) {
         commitStateUnknown = false;
         skip(epochId, files, e);
