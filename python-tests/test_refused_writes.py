@@ -1,10 +1,9 @@
 """Writes Floe refuses up front rather than committing something other than what was asked.
 
-Checked here: with ``write.wap.enabled=true`` and a session ``spark.wap.id`` (or
-``spark.wap.branch``), every write path (INSERT, INSERT OVERWRITE, metadata-only and row-level
-DELETE, UPDATE, MERGE, the DataFrame API) fails with an error naming the table, the property and
-the setting, and commits nothing, since publishing to ``main`` would make unaudited data visible;
-without the setting the same writes work. ``format-version`` 1 is refused at CREATE (Floe cannot
+Checked here: with ``write.wap.enabled=true`` and no session ``spark.wap.id`` /
+``spark.wap.branch``, every write path (INSERT, INSERT OVERWRITE, metadata-only and row-level
+DELETE, UPDATE, MERGE, the DataFrame API) goes to main (with them, writes are staged or go to a
+branch: test_branches_tags.py). ``format-version`` 1 is refused at CREATE (Floe cannot
 write v1 manifests); a v1 table made by another engine refuses writes with an error saying how to
 upgrade it, and takes writes after the upgrade.
 """
@@ -73,26 +72,6 @@ WRITES: dict[str, Callable[[SparkSession, str], object]] = {
     ),
     "truncate": lambda s, t: s.sql(f"TRUNCATE TABLE {t}"),
 }
-
-
-@pytest.mark.parametrize("write", sorted(WRITES))
-@pytest.mark.parametrize("setting", ["spark.wap.id", "spark.wap.branch"])
-def test_a_write_audit_publish_write_is_refused_and_commits_nothing(
-    spark: SparkSession, warehouse: Path, namespace: str, wap_table: str, write: str, setting: str
-) -> None:
-    before = _metadata(warehouse, namespace)
-    spark.conf.set(setting, "w1")
-    with pytest.raises(AnalysisException) as e:
-        WRITES[write](spark, wap_table)
-    message = str(e.value)
-    assert f"table {namespace}.t" in message or f"table floe.{namespace}.t" in message
-    assert "write.wap.enabled=true" in message
-    assert f"{setting}=w1" in message
-    assert "Nothing was written" in message
-    after = _metadata(warehouse, namespace)
-    assert after["current-snapshot-id"] == before["current-snapshot-id"]
-    assert len(after["snapshots"]) == len(before["snapshots"])
-    assert sorted(r.id for r in spark.table(wap_table).collect()) == [1, 2]
 
 
 @pytest.mark.parametrize("write", sorted(WRITES))

@@ -170,7 +170,7 @@ def append_foreign_files(
 
 class Fixture:
     """floe.<ns>.t: six snapshots; main, branch ``audit`` (off main's history), tag ``v1``, a staged
-    snapshot no ref reaches (as write-audit-publish leaves one; Floe refuses WAP writes itself),
+    snapshot no ref reaches (as a write with spark.wap.id leaves one),
     a Puffin statistics file, position deletes (v2) or deletion vectors (v3) and an index."""
 
     def __init__(self, spark: SparkSession, warehouse: Path, ns: str, version: int) -> None:

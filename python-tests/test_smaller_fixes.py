@@ -3,8 +3,8 @@
 - With ``write.distribution-mode=hash``, a small ``write.target-file-size-bytes`` and adaptive
   execution on, each partition gets one file (the advisory task size is at least Spark's own, not
   the tiny target), not one per piece adaptive execution split the shuffle into.
-- ``t.branch_<name>`` / ``t.tag_<name>`` say that reading a ref through the table name is not
-  supported yet and point to ``VERSION AS OF``; an unknown ref is named as such.
+- ``t.branch_<name>`` reads and writes the branch (docs/branches.md); an unknown ref is named as
+  such.
 - ``rewrite_data_files`` checks ``sort_order`` before reading anything: unknown columns are named,
   ``zorder(...)`` and transforms are refused as unsupported, and the table is left unchanged.
 - A data or delete file removed from storage by hand fails the read with a message naming the
@@ -63,20 +63,13 @@ def with_branch(spark: SparkSession, warehouse: Path, namespace: str) -> str:
     return table
 
 
-def test_branch_suffix_says_it_is_unsupported_and_points_to_version_as_of(
-    spark: SparkSession, with_branch: str
-) -> None:
-    with pytest.raises(Exception) as raised:
-        spark.sql(f"SELECT * FROM {with_branch}.branch_audit").collect()
-    message = str(raised.value)
-    assert "Unknown metadata table" not in message
-    assert "not supported yet" in message
-    assert f"{with_branch} VERSION AS OF 'audit'" in message
-    with pytest.raises(Exception, match=r"branch through the table name .* not supported yet"):
-        spark.sql(f"INSERT INTO {with_branch}.branch_audit VALUES (3)")
-    # what the message points to works
-    rows = spark.sql(f"SELECT id FROM {with_branch} VERSION AS OF 'audit'").collect()
+def test_branch_suffix_reads_and_writes_the_branch(spark: SparkSession, with_branch: str) -> None:
+    rows = spark.sql(f"SELECT id FROM {with_branch}.branch_audit").collect()
     assert [r.id for r in rows] == [1]
+    spark.sql(f"INSERT INTO {with_branch}.branch_audit VALUES (3)")
+    rows = spark.sql(f"SELECT id FROM {with_branch} VERSION AS OF 'audit'").collect()
+    assert sorted(r.id for r in rows) == [1, 3]
+    assert sorted(r.id for r in spark.table(with_branch).collect()) == [1, 2]
 
 
 @pytest.mark.parametrize("suffix", ["branch_nosuch", "tag_nosuch", "tag_audit"])

@@ -119,16 +119,20 @@ SHOW TBLPROPERTIES floe.e.t ('write.target-file-size-bytes');
 
 ALTER TABLE floe.e.t UNSET TBLPROPERTIES ('my.own.setting');
 
--- Write-audit-publish is not implemented: a write with spark.wap.id is refused, not published.
+-- Write-audit-publish (docs/branches.md): spark.wap.id and spark.wap.branch together are refused.
 CREATE TABLE floe.e.wap (id INT) TBLPROPERTIES ('write.wap.enabled' = 'true');
 
 SET spark.wap.id = w1;
+
+SET spark.wap.branch = b1;
 
 INSERT INTO floe.e.wap VALUES (1);
 
 DELETE FROM floe.e.wap WHERE id = 1;
 
 RESET spark.wap.id;
+
+RESET spark.wap.branch;
 
 INSERT INTO floe.e.wap VALUES (1);
 

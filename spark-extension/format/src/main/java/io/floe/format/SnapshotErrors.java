@@ -27,4 +27,20 @@ public final class SnapshotErrors {
     return new FloeException(ErrorClass.FLOE_TIME_TRAVEL_INVALID, action + ": " + why,
         params("timestamp", timestamp), null);
   }
+
+  /**
+   * A branch or tag ({@code kind}) named by a statement or procedure that {@code table} does not
+   * have; {@code listing} shows the refs it has.
+   */
+  public static FloeException refNotFound(String action, String table, String kind, String ref, String listing) {
+    return new FloeException(ErrorClass.FLOE_SNAPSHOT_NOT_FOUND, action + ": table " + table + " has no " + kind
+        + " named '" + ref + "'; " + listing, params("table", table, "ref", ref), null);
+  }
+
+  /** A write to tag {@code tag}: tags are fixed, only branches take commits. */
+  public static FloeException writeToTag(String table, String tag) {
+    return new FloeException(ErrorClass.FLOE_UNSUPPORTED, "Cannot write to tag '" + tag + "' of table " + table
+        + ": a tag names one fixed snapshot; write to a branch (create one with ALTER TABLE " + table
+        + " CREATE BRANCH <name> AS OF VERSION <snapshot id>) instead", params("table", table, "ref", tag), null);
+  }
 }

@@ -229,6 +229,7 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
   }
 
   /**
+   * {@code db.t.branch_b} / {@code db.t.tag_x} (an existing branch or tag of {@code db.t}), else
    * {@code db.t.snapshots} and the other metadata tables ({@link MetadataTables}) when {@code db.t} is a
    * table; {@code notFound} (why {@code ident} itself did not load) when it is not.
    */
@@ -244,6 +245,11 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       ops = loadOps(base);
     } catch (AnalysisException | IllegalArgumentException e) {
       throw notFound;
+    }
+    FloeTable ref = new FloeTable(this, base, ops, null).refIdentifier(ident.name(),
+        version != null || timestampMillis != null);
+    if (ref != null) {
+      return ref; // t.branch_b or t.tag_x (docs/branches.md)
     }
     return MetadataTables.load(name + "." + ops.tableName(), ops, ident.name(), version, timestampMillis);
   }

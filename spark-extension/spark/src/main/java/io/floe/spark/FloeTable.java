@@ -5,6 +5,7 @@ import io.floe.format.FloeException;
 import io.floe.format.OptionErrors;
 import io.floe.format.SnapshotErrors;
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.commit.ManageRefs;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.SnapshotListing;
 import io.floe.format.expr.Evaluator;
@@ -33,6 +34,7 @@ import io.floe.spark.util.SparkSchemas;
 import io.floe.spark.write.FloeRowLevelOperationBuilder;
 import io.floe.spark.write.FloeWriteBuilder;
 import io.floe.spark.write.WriteChecks;
+import io.floe.spark.write.WriteRefs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -76,18 +78,49 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
   private final FileSystemTableOperations ops;
   private final TableMetadata metadata;
   private final Snapshot pinned;
+  /** The tag this table was loaded as ({@code t.tag_x}, read-only), or null. */
+  private final String tag;
 
   FloeTable(FloeCatalog catalog, Identifier ident, FileSystemTableOperations ops, Snapshot pinned) {
-    this(catalog, ident, TableView.current(catalog.name() + "." + ops.tableName(), ops).pinnedTo(pinned, null));
+    this(catalog, ident, TableView.current(catalog.name() + "." + ops.tableName(), ops).pinnedTo(pinned, null), null);
   }
 
   private FloeTable(FloeCatalog catalog, Identifier ident, TableView view) {
+    this(catalog, ident, view, null);
+  }
+
+  private FloeTable(FloeCatalog catalog, Identifier ident, TableView view, String tag) {
     this.catalog = catalog;
     this.ident = ident;
     this.view = view;
     this.ops = view.ops();
     this.metadata = view.metadata();
     this.pinned = view.pinnedSnapshot();
+    this.tag = tag;
+  }
+
+  /**
+   * {@code t.branch_b} or {@code t.tag_x} when {@code name} so names an existing branch or tag of
+   * this table; null otherwise (see docs/branches.md). A branch reads its head and takes writes; a
+   * tag reads its snapshot and refuses writes. Such an identifier takes no VERSION / TIMESTAMP AS OF.
+   */
+  FloeTable refIdentifier(String name, boolean timeTravel) {
+    boolean branch = name.startsWith("branch_");
+    if (!branch && !name.startsWith("tag_")) {
+      return null;
+    }
+    String refName = name.substring(branch ? "branch_".length() : "tag_".length());
+    SnapshotRef ref = metadata.ref(refName);
+    if (refName.isEmpty() || ref == null || ref.isBranch() != branch || metadata.snapshot(ref.snapshotId()) == null) {
+      return null;
+    }
+    if (timeTravel) {
+      throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot time travel " + name() + "." + name
+          + ": it already names " + (branch ? "branch" : "tag") + " '" + refName + "'; use " + name()
+          + " VERSION AS OF '" + refName + "' or a snapshot id instead");
+    }
+    return branch ? new FloeTable(catalog, ident, view.onBranch(refName))
+        : new FloeTable(catalog, ident, view.pinnedTo(metadata.snapshot(ref.snapshotId()), null), refName);
   }
 
   /** The format-level view scans, writes and row-level operations work on. */
@@ -186,11 +219,8 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    if (pinned != null) {
-      throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot write to table " + name()
-          + " at a past snapshot (time travel): write to the table without VERSION AS OF / TIMESTAMP AS OF");
-    }
-    return new FloeWriteBuilder(view, info);
+    String branchOption = info == null ? null : info.options().get(WriteRefs.BRANCH_OPTION);
+    return new FloeWriteBuilder(WriteRefs.forWrite(view, tag, branchOption), info);
   }
 
   /** The DataFrame read options that pin a read to a snapshot (Iceberg's names). */
@@ -242,9 +272,16 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
    * be set, and not together with {@code VERSION AS OF} / {@code TIMESTAMP AS OF}.
    */
   public FloeTable withReadOptions(Map<String, String> options) {
+    String optionBranch = options.get("branch");
+    if (optionBranch != null && optionBranch.trim().equals(view.branch())) {
+      Map<String, String> rest = new HashMap<>(options);
+      rest.remove("branch");
+      return withReadOptions(rest);
+    }
     FloeTable snapshotTable = snapshotOf(options);
     if (snapshotTable == this) {
-      return this;
+      String wapBranch = pinned == null && view.branch() == null ? WriteRefs.wapReadBranch(metadata) : null;
+      return wapBranch == null ? this : new FloeTable(catalog, ident, view.onBranch(wapBranch));
     }
     // Spark resolved the query against the current columns before it passed the options: read the
     // snapshot's files through the current schema, matching columns by field id as for any old file
@@ -262,10 +299,11 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
           + name() + ": read options " + String.join(" and ", set) + " both select a snapshot; set only one of "
           + String.join(", ", TIME_TRAVEL_OPTIONS)));
     }
-    if (pinned != null) {
+    if (pinned != null || view.branch() != null) {
       throw SparkExceptions.thrown(OptionErrors.invalidOption(set.get(0), options.get(set.get(0)), "Cannot read table "
-          + name() + " with read option " + set.get(0) + ": the query already selects snapshot " + pinned.snapshotId()
-          + " (VERSION AS OF / TIMESTAMP AS OF)"));
+          + name() + " with read option " + set.get(0) + ": the query already selects "
+          + (pinned != null ? "snapshot " + pinned.snapshotId() + " (VERSION AS OF / TIMESTAMP AS OF, or a tag_ name)"
+              : "branch '" + view.branch() + "' (a branch_ name)")));
     }
     String option = set.get(0);
     String value = options.get(option).trim();
@@ -305,7 +343,11 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
    */
   @Override
   public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
-    return new FloeRowLevelOperationBuilder(view, info);
+    if (pinned != null && tag == null) {
+      return new FloeRowLevelOperationBuilder(view, info); // refuses time travel, naming the command
+    }
+    return new FloeRowLevelOperationBuilder(WriteRefs.forWrite(view, tag, info.options().get(WriteRefs.BRANCH_OPTION)),
+        info);
   }
 
   // ---- metadata-only DELETE ----------------------------------------------------------------------
@@ -318,6 +360,9 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
    */
   @Override
   public boolean canDeleteWhere(Predicate[] predicates) {
+    if (tag != null) {
+      WriteRefs.forWrite(view, tag, null); // refuses, naming the tag
+    }
     if (pinned != null) {
       throw new UnsupportedOperationException("Cannot DELETE FROM " + name()
           + ": the table is read at a past snapshot (time travel); row-level changes apply to the current snapshot");
@@ -335,7 +380,7 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     if (filter == null) {
       return "the condition cannot be evaluated against partition values and column bounds";
     }
-    for (FileScanTask task : matchingFiles(filter)) {
+    for (FileScanTask task : matchingFiles(filter, writeView())) {
       if (!strictlyMatches(task, filter, metadata.schema())) {
         return "data file " + task.file().path() + " holds both rows that match and rows that do not";
       }
@@ -378,13 +423,23 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     return false;
   }
 
-  /** Live files of the current snapshot that may hold matching rows (partition values and bounds). */
-  private List<FileScanTask> matchingFiles(Expression filter) {
+  /** Where a metadata-only DELETE commits: this table's branch, the session's WAP branch, or staged. */
+  private TableView writeView() {
+    return WriteRefs.forWrite(view, tag, null);
+  }
+
+  /**
+   * Live files of the head of {@code target}'s branch (main's current snapshot for main or a staged
+   * write) that may hold matching rows (partition values and bounds).
+   */
+  private List<FileScanTask> matchingFiles(Expression filter, TableView target) {
     TableMetadata current = ops.refresh();
-    if (current == null || current.currentSnapshot() == null) {
+    Snapshot head = current == null ? null : ManageRefs.branchHead(current,
+        target.branch() == null ? SnapshotRef.MAIN_BRANCH : target.branch(), name());
+    if (head == null) {
       return List.of();
     }
-    return TableScan.of(ops.io(), current).useSnapshot(current.currentSnapshot()).schema(current.schema())
+    return TableScan.of(ops.io(), current).useSnapshot(head).schema(current.schema())
         .filter(filter).planFiles().tasks();
   }
 
@@ -414,10 +469,11 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
           + " by dropping whole data files: " + reason);
     }
     Expression filter = deleteFilter(predicates);
-    if (matchingFiles(filter).isEmpty()) {
+    TableView target = writeView();
+    if (matchingFiles(filter, target).isEmpty()) {
       return; // nothing to delete: no snapshot
     }
-    OverwriteFiles delete = new OverwriteFiles(ops).overwriteByRowFilter(filter);
+    OverwriteFiles delete = target.target(new OverwriteFiles(ops)).overwriteByRowFilter(filter);
     delete.set("spark.app.id", org.apache.spark.sql.SparkSession.active().sparkContext().applicationId());
     try {
       delete.commit();

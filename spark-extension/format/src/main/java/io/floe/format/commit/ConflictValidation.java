@@ -17,6 +17,7 @@ import io.floe.format.manifest.ManifestFile;
 import io.floe.format.manifest.ManifestLists;
 import io.floe.format.manifest.ManifestReader;
 import io.floe.format.metadata.Snapshot;
+import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionSpec;
@@ -48,6 +49,7 @@ final class ConflictValidation {
   private final Expression filter;
   private final boolean checkData;
   private final boolean checkDeletes;
+  private String branch = SnapshotRef.MAIN_BRANCH;
 
   ConflictValidation(String tableName, FileIO io, Long startingSnapshotId, Expression filter, boolean checkData,
       boolean checkDeletes) {
@@ -57,6 +59,12 @@ final class ConflictValidation {
     this.filter = filter == null ? Expressions.alwaysTrue() : filter;
     this.checkData = checkData;
     this.checkDeletes = checkDeletes;
+  }
+
+  /** Validates the history of {@code branch} (the one the commit moves) rather than main's. */
+  ConflictValidation onBranch(String branchName) {
+    this.branch = branchName;
+    return this;
   }
 
   /**
@@ -139,12 +147,13 @@ final class ConflictValidation {
 
   /** The snapshots after the starting one on the current branch, oldest first (see {@link ValidationHistory}). */
   private List<Snapshot> snapshotsSinceStart(TableMetadata base) {
-    List<Snapshot> newer = ValidationHistory.since(base, startingSnapshotId);
+    Snapshot head = ManageRefs.branchHead(base, branch, tableName);
+    List<Snapshot> newer = ValidationHistory.since(base, head, startingSnapshotId);
     if (newer == null) {
       throw new ValidationException("Cannot commit to table " + tableName + ": the snapshot this operation read ("
           + (startingSnapshotId == null ? "none (empty table)" : startingSnapshotId)
-          + ") is no longer an ancestor of the current snapshot "
-          + (base.currentSnapshot() == null ? "(none)" : base.currentSnapshot().snapshotId())
+          + ") is no longer an ancestor of the head of branch " + branch + " "
+          + (head == null ? "(none)" : head.snapshotId())
           + ", or snapshots committed after it were expired (the table was rolled back, replaced or expired "
           + "concurrently). Run the operation again");
     }

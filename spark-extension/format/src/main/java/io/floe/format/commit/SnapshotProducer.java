@@ -17,6 +17,7 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.SnapshotIdGenerator;
 import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
+import io.floe.format.metadata.TableMetadataBuilder;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.partition.PartitionSpec;
 import java.io.IOException;
@@ -60,6 +61,8 @@ public abstract class SnapshotProducer {
   private int attempt = 0;
   private Long snapshotId = null;
   private MetadataAmendment amendment = null;
+  private String targetBranch = SnapshotRef.MAIN_BRANCH;
+  private boolean stageOnly = false;
 
   protected SnapshotProducer(TableOperations ops) {
     this.ops = ops;
@@ -204,6 +207,33 @@ public abstract class SnapshotProducer {
     return this;
   }
 
+  /**
+   * Commits to branch {@code branch} instead of main: the new snapshot's parent is the branch's head
+   * (main's current snapshot when the branch does not exist yet, which the commit then creates), and
+   * conflict validation walks the branch's history. A tag of that name is an error.
+   */
+  public SnapshotProducer toBranch(String branch) {
+    if (branch == null || branch.isEmpty()) {
+      throw new IllegalArgumentException("Invalid branch name: null or empty");
+    }
+    this.targetBranch = branch;
+    return this;
+  }
+
+  /**
+   * Adds the snapshot without moving any branch (write-audit-publish with {@code wap.id}): its parent
+   * is main's current snapshot, and {@link Cherrypick} publishes it later.
+   */
+  public SnapshotProducer stageOnly() {
+    this.stageOnly = true;
+    return this;
+  }
+
+  /** The branch this commit moves, or null when it only stages its snapshot. */
+  public String targetBranch() {
+    return stageOnly ? null : targetBranch;
+  }
+
   public SnapshotProducer set(String key, String value) {
     extraSummary.put(key, value);
     return this;
@@ -223,7 +253,7 @@ public abstract class SnapshotProducer {
   /** Builds the new table metadata on top of {@code base} without publishing it. */
   public TableMetadata apply(TableMetadata base) {
     attempt += 1;
-    Snapshot parent = base.currentSnapshot();
+    Snapshot parent = ManageRefs.branchHead(base, targetBranch, ops.tableName());
     long sequenceNumber = base.lastSequenceNumber() + 1;
     PartitionSpec spec = base.spec();
 
@@ -248,7 +278,7 @@ public abstract class SnapshotProducer {
     Map<String, DataFile> touched = touchedDataFiles(liveEntries, toRemove);
     if (validateHistory) {
       new ConflictValidation(ops.tableName(), io(), startingSnapshotId, conflictDetectionFilter,
-          checkConflictingData, checkConflictingDeletes).validate(base, touched);
+          checkConflictingData, checkConflictingDeletes).onBranch(targetBranch).validate(base, touched);
     }
 
     // delete files to drop: the ones replaced explicitly, and those of removed data files
@@ -362,11 +392,14 @@ public abstract class SnapshotProducer {
       snapshot.firstRowId(firstRowId).addedRows(addedRows);
     }
     Snapshot built = snapshot.build();
-    TableMetadata updated = TableMetadata.buildFrom(base)
-        .addSnapshot(built)
-        .setBranchSnapshot(id, SnapshotRef.MAIN_BRANCH)
-        .build();
-    return amendment == null ? updated : amendment.amend(base, updated, built);
+    TableMetadataBuilder builder = TableMetadata.buildFrom(base).addSnapshot(built);
+    if (!stageOnly) {
+      builder.setBranchSnapshot(id, targetBranch);
+    }
+    TableMetadata updated = builder.build();
+    // index lists describe main: a snapshot on another branch, or staged, leaves them as they are
+    boolean onMain = !stageOnly && SnapshotRef.MAIN_BRANCH.equals(targetBranch);
+    return amendment == null || !onMain ? updated : amendment.amend(base, updated, built);
   }
 
   private boolean lastApplyChangedNothing = false;
@@ -632,7 +665,7 @@ public abstract class SnapshotProducer {
         updated = apply(base);
         if (lastApplyChangedNothing && skipsEmptyCommit()) {
           cleanUpAll();
-          return base.currentSnapshot();
+          return ManageRefs.branchHead(base, targetBranch, ops.tableName());
         }
         InFlightCommit.checkAddedFilesExist(io(), ops.tableName(), addedLocations(updated, failures == 0));
         ops.commit(base, updated);
@@ -682,7 +715,7 @@ public abstract class SnapshotProducer {
   /** After success: remove manifest lists from lost attempts (never the committed one). */
   private void cleanUpUnused(TableMetadata committed) {
     Set<String> keep = new HashSet<>(lastListedManifests);
-    Snapshot snap = committed.currentSnapshot();
+    Snapshot snap = committed.snapshot(snapshotId());
     if (snap != null) {
       keep.add(snap.manifestListLocation());
     }

@@ -22,8 +22,13 @@ final class ValidationHistory {
    * every snapshot of the branch), oldest first; null when the history cannot be determined.
    */
   static List<Snapshot> since(TableMetadata base, Long startingSnapshotId) {
+    return since(base, base.currentSnapshot(), startingSnapshotId);
+  }
+
+  /** As {@link #since(TableMetadata, Long)}, walking back from {@code head}, a branch's head. */
+  static List<Snapshot> since(TableMetadata base, Snapshot head, Long startingSnapshotId) {
     List<Snapshot> newer = new ArrayList<>();
-    Snapshot current = base.currentSnapshot();
+    Snapshot current = head;
     while (current != null) {
       if (startingSnapshotId != null && current.snapshotId() == startingSnapshotId) {
         return oldestFirst(newer);
@@ -39,7 +44,7 @@ final class ValidationHistory {
       current = base.snapshot(parent);
     }
     // the current snapshot is gone (replaced) or an ancestor after the starting snapshot was expired
-    return startingSnapshotId == null && base.currentSnapshot() == null ? newer : null;
+    return startingSnapshotId == null && head == null ? newer : null;
   }
 
   private static List<Snapshot> oldestFirst(List<Snapshot> newestFirst) {

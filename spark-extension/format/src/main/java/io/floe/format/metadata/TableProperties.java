@@ -98,7 +98,7 @@ public final class TableProperties {
   public static final String STATISTICS_COMPRESSION = "write.statistics.compression-codec";
   public static final String SPLIT_SIZE = "read.split.target-size";
   public static final String SPLIT_OPEN_FILE_COST = "read.split.open-file-cost";
-  /** Write-audit-publish: with a session's {@code spark.wap.id}, writes would be staged (not yet supported). */
+  /** Write-audit-publish: a session's {@code spark.wap.id} stages writes, {@code spark.wap.branch} sends them to a branch. */
   public static final String WRITE_AUDIT_PUBLISH_ENABLED = "write.wap.enabled";
   /**
    * The current index list file of the table (docs/indexes.md); Floe sets it with every index

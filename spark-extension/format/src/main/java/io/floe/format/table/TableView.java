@@ -1,7 +1,10 @@
 package io.floe.format.table;
 
+import io.floe.format.commit.Cherrypick;
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.metadata.Snapshot;
+import io.floe.format.metadata.SnapshotRef;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
@@ -23,19 +26,23 @@ public final class TableView {
   private final TableMetadata metadata;
   private final Snapshot pinned;
   private final Schema projectedSchema;
+  private final String branch;
+  private final String wapId;
 
   private TableView(String name, FileSystemTableOperations ops, TableMetadata metadata, Snapshot pinned,
-      Schema projectedSchema) {
+      Schema projectedSchema, String branch, String wapId) {
     this.name = name;
     this.ops = ops;
     this.metadata = metadata;
     this.pinned = pinned;
     this.projectedSchema = projectedSchema;
+    this.branch = branch;
+    this.wapId = wapId;
   }
 
   /** The table at its current metadata and snapshot. */
   public static TableView current(String name, FileSystemTableOperations ops) {
-    return new TableView(name, ops, ops.current(), null, null);
+    return new TableView(name, ops, ops.current(), null, null, null, null);
   }
 
   /**
@@ -43,7 +50,44 @@ public final class TableView {
    * snapshot's own schema when that is null.
    */
   public TableView pinnedTo(Snapshot snapshot, Schema projected) {
-    return new TableView(name, ops, metadata, snapshot, projected);
+    return new TableView(name, ops, metadata, snapshot, projected, branch, wapId);
+  }
+
+  /**
+   * This view on branch {@code branchName}: reads see its head (main's current snapshot while the
+   * branch does not exist yet) and writes commit to it, creating it. Null or main: the main branch.
+   */
+  public TableView onBranch(String branchName) {
+    String b = branchName == null || SnapshotRef.MAIN_BRANCH.equals(branchName) ? null : branchName;
+    return new TableView(name, ops, metadata, pinned, projectedSchema, b, wapId);
+  }
+
+  /**
+   * This view with writes staged (write-audit-publish {@code wap.id}): they add a snapshot whose
+   * summary has {@code wap.id} and move no branch.
+   */
+  public TableView stagedWithWapId(String id) {
+    return new TableView(name, ops, metadata, pinned, projectedSchema, branch, id);
+  }
+
+  /** The branch reads see and writes commit to, or null for main. */
+  public String branch() {
+    return branch;
+  }
+
+  /** The write-audit-publish id writes are staged with, or null when they commit to a branch. */
+  public String wapId() {
+    return wapId;
+  }
+
+  /** Points {@code producer} at this view's branch, or stages it with the wap id, before it commits. */
+  public <T extends SnapshotProducer> T target(T producer) {
+    if (wapId != null) {
+      producer.stageOnly().set(Cherrypick.WAP_ID, wapId);
+    } else if (branch != null) {
+      producer.toBranch(branch);
+    }
+    return producer;
   }
 
   /** The table's full name, as messages show it ({@code catalog.namespace.table}). */
@@ -61,7 +105,16 @@ public final class TableView {
 
   /** The snapshot reads see: the pinned one, or the current one (null for an empty table). */
   public Snapshot snapshot() {
-    return pinned != null ? pinned : metadata.currentSnapshot();
+    if (pinned != null) {
+      return pinned;
+    }
+    if (branch != null) {
+      SnapshotRef ref = metadata.ref(branch);
+      if (ref != null) {
+        return metadata.snapshot(ref.snapshotId());
+      }
+    }
+    return metadata.currentSnapshot();
   }
 
   /** The snapshot a time-travel read is pinned to, or null. */

@@ -11,7 +11,8 @@ import scala.runtime.BoxedUnit;
  * Floe's SQL extensions ({@code spark.sql.extensions=io.floe.spark.extensions.FloeSparkSessionExtensions}):
  * registrations only. The catalog works without them; they add what Spark does not do for v2 tables.
  * <ul>
- *   <li>{@link FloeSqlParser}: {@code ALTER TABLE ... ADD|DROP|REPLACE PARTITION FIELD}, and
+ *   <li>{@link FloeSqlParser}: {@code ALTER TABLE ... ADD|DROP|REPLACE PARTITION FIELD}, Iceberg's
+ *       branch and tag DDL ({@link RefStatement}), and
  *       {@code ANALYZE TABLE} of a Floe table ({@link AnalyzeStatement}), as calls of Floe's
  *       procedures.</li>
  *   <li>{@link FloeDescribeColumnStrategy}: {@code DESCRIBE EXTENDED t col} of a Floe table shows

@@ -26,7 +26,8 @@ import scala.collection.immutable.Seq;
  * Spark's parser plus the partition-field DDL it lacks. {@code ALTER TABLE t ADD|DROP|REPLACE
  * PARTITION FIELD ...} is rewritten into a {@code CALL <catalog>.system.*_partition_field(...)}
  * statement that Spark's own parser then parses, so the work happens in Floe's procedures and the
- * same procedures can be called directly. {@code ANALYZE TABLE} of a Floe table, which Spark parses
+ * same procedures can be called directly; Iceberg's {@code ALTER TABLE ... CREATE|REPLACE|DROP BRANCH|TAG}
+ * is rewritten the same way ({@link RefStatement}). {@code ANALYZE TABLE} of a Floe table, which Spark parses
  * and then refuses for v2 tables, becomes a call of {@code compute_table_stats} ({@link AnalyzeStatement}).
  * Everything else goes to Spark's parser unchanged.
  */
@@ -43,12 +44,20 @@ public final class FloeSqlParser implements ParserInterface {
 
   @Override
   public LogicalPlan parsePlan(String sql) throws ParseException {
+    RefStatement ref = refStatement(sql);
+    if (ref != null) {
+      return refPlan(sql, ref);
+    }
     PartitionFieldStatement statement = statement(sql);
     return statement == null ? analyzePlan(sql, delegate.parsePlan(sql)) : partitionFieldPlan(sql, statement);
   }
 
   @Override
   public LogicalPlan parsePlanWithParameters(String sql, ParameterContext context) throws ParseException {
+    RefStatement ref = refStatement(sql);
+    if (ref != null) {
+      return refPlan(sql, ref);
+    }
     PartitionFieldStatement statement = statement(sql);
     return statement == null ? analyzePlan(sql, delegate.parsePlanWithParameters(sql, context))
         : partitionFieldPlan(sql, statement);
@@ -71,6 +80,43 @@ public final class FloeSqlParser implements ParserInterface {
     } catch (SqlSyntaxException e) {
       throw syntaxError(sql, e.offset(), e.getMessage());
     }
+  }
+
+  private static RefStatement refStatement(String sql) throws ParseException {
+    try {
+      return RefStatement.parse(sql);
+    } catch (SqlSyntaxException e) {
+      throw syntaxError(sql, e.offset(), e.getMessage());
+    }
+  }
+
+  /** The CALL plan for branch and tag DDL ({@link RefStatement}), resolving the table as below. */
+  private LogicalPlan refPlan(String sql, RefStatement statement) throws ParseException {
+    List<String> parts = new ArrayList<>(statement.table());
+    String catalog = floeCatalog(parts);
+    if (catalog != null) {
+      return delegate.parsePlan(statement.toCall(catalog, parts));
+    }
+    try {
+      return delegate.parsePlan(sql);
+    } catch (ParseException e) {
+      throw syntaxError(sql, 0, "ALTER TABLE ... BRANCH / TAG works on tables of a Floe catalog, and table "
+          + String.join(".", statement.table()) + " is not in one");
+    }
+  }
+
+  /**
+   * The Floe catalog of the table named {@code parts}, which becomes its namespace and name; null
+   * when its catalog is not a Floe catalog.
+   */
+  private String floeCatalog(List<String> parts) {
+    CatalogManager catalogs = spark.sessionState().catalogManager();
+    String catalog = parts.size() > 1 && catalogs.isCatalogRegistered(parts.get(0))
+        ? parts.remove(0) : catalogs.currentCatalog().name();
+    if (parts.size() == 1) {
+      parts.addAll(0, Arrays.asList(catalogs.currentNamespace()));
+    }
+    return catalogs.catalog(catalog) instanceof FloeCatalog ? catalog : null;
   }
 
   /**

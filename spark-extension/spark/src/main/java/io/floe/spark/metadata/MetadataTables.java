@@ -90,8 +90,8 @@ public final class MetadataTables {
   }
 
   /**
-   * Why {@code tableName.name} is not a metadata table. Iceberg reads a branch or tag through the
-   * suffixes {@code branch_<name>} and {@code tag_<name>}; Floe does not yet, and says what does.
+   * Why {@code tableName.name} is not a metadata table. Names {@code branch_<name>} and
+   * {@code tag_<name>} of an existing ref resolve before this (FloeCatalog); here the ref is missing.
    */
   private static FloeException unknownName(String tableName, TableMetadata metadata, String name) {
     String lower = name.toLowerCase(Locale.ROOT);
@@ -101,12 +101,10 @@ public final class MetadataTables {
         SnapshotRef found = metadata.ref(ref);
         boolean matches = found != null && (kind.equals("branch") ? found.isBranch() : !found.isBranch());
         String problem = matches
-            ? "naming a " + kind + " through the table name (" + kind + "_<name>) is not supported yet; read it "
-                + "with SELECT ... FROM " + tableName + " VERSION AS OF '" + ref + "' or "
-                + "spark.read.option(\"" + kind + "\", \"" + ref + "\").table(\"" + tableName + "\")"
+            ? kind + " '" + ref + "' has no snapshot in the metadata"
             : "table " + tableName + " has no " + kind + " named '" + ref + "' (its branches and tags: "
-                + metadata.refs().keySet().stream().sorted().collect(Collectors.joining(", ")) + "); and naming a "
-                + kind + " through the table name is not supported yet: use VERSION AS OF '<" + kind + ">'";
+                + metadata.refs().keySet().stream().sorted().collect(Collectors.joining(", ")) + "); create it with "
+                + "ALTER TABLE " + tableName + " CREATE " + kind.toUpperCase(Locale.ROOT) + " " + ref;
         return new FloeException(ErrorClass.FLOE_METADATA_TABLE_NOT_FOUND, "Cannot resolve " + tableName + "." + name
             + ": " + problem, FloeException.params("table", tableName + "." + name), null);
       }

@@ -29,6 +29,11 @@ public final class FloeProcedures {
     PROCEDURES.put(RollbackToTimestampProcedure.NAME, RollbackToTimestampProcedure::new);
     PROCEDURES.put(SetCurrentSnapshotProcedure.NAME, SetCurrentSnapshotProcedure::new);
     PROCEDURES.put(CherrypickSnapshotProcedure.NAME, CherrypickSnapshotProcedure::new);
+    PROCEDURES.put(FastForwardProcedure.NAME, FastForwardProcedure::new);
+    PROCEDURES.put(CreateRefProcedure.BRANCH_NAME, CreateRefProcedure::branch);
+    PROCEDURES.put(CreateRefProcedure.TAG_NAME, CreateRefProcedure::tag);
+    PROCEDURES.put(DropRefProcedure.BRANCH_NAME, DropRefProcedure::branch);
+    PROCEDURES.put(DropRefProcedure.TAG_NAME, DropRefProcedure::tag);
     PROCEDURES.put(AncestorsOfProcedure.NAME, AncestorsOfProcedure::new);
     PROCEDURES.put(RegisterTableProcedure.NAME, RegisterTableProcedure::new);
     PROCEDURES.put(RewriteManifestsProcedure.NAME, RewriteManifestsProcedure::new);

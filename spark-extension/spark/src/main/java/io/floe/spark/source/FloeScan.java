@@ -298,7 +298,8 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   @Override
   public InputPartition[] planInputPartitions() {
     if (!table.isTimeTravel()) {
-      QueryReads.record(SparkSession.active().sparkContext(), table.name(), snapshotId(), filter);
+      QueryReads.record(SparkSession.active().sparkContext(), QueryReads.key(table.name(), table.branch()),
+          snapshotId(), filter);
     }
     return FilePacking.pack(table, options, plan().tasks(), this::partitionRow);
   }

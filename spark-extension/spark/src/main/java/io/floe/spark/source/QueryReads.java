@@ -33,6 +33,11 @@ public final class QueryReads {
   private QueryReads() {
   }
 
+  /** The key reads of {@code table} on {@code branch} (null: main) are recorded under. */
+  public static String key(String table, String branch) {
+    return branch == null ? table : table + "@branch:" + branch;
+  }
+
   static void record(SparkContext context, String table, Long snapshotId, Expression filter) {
     String execution = context.getLocalProperty(EXECUTION_ID);
     if (execution == null) {

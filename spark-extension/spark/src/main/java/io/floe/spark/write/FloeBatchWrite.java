@@ -65,6 +65,11 @@ class FloeBatchWrite implements BatchWrite {
   interface WriteTarget {
     String name();
 
+    /** The name this target's own query reads are recorded under ({@link QueryReads#key}). */
+    default String readsKey() {
+      return name();
+    }
+
     void commit(SnapshotProducer producer, TableMetadata base);
 
     AppendFiles newAppend();
@@ -234,7 +239,7 @@ class FloeBatchWrite implements BatchWrite {
     if (!target.validatesQueryReads()) {
       return;
     }
-    List<QueryReads.Read> reads = QueryReads.readsOf(SparkSession.active().sparkContext(), target.name());
+    List<QueryReads.Read> reads = QueryReads.readsOf(SparkSession.active().sparkContext(), target.readsKey());
     if (reads.isEmpty() || IsolationLevel.fromProperties(base.properties(), TableProperties.MERGE_ISOLATION_LEVEL,
         target.name()) != IsolationLevel.SERIALIZABLE) {
       return;

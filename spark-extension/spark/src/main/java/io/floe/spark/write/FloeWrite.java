@@ -1,5 +1,6 @@
 package io.floe.spark.write;
 
+import io.floe.format.ErrorClass;
 import io.floe.format.OptionErrors;
 import io.floe.format.expr.Expression;
 import io.floe.format.metadata.NullOrder;
@@ -341,6 +342,12 @@ class FloeWrite implements Write, RequiresDistributionAndOrdering {
   public StreamingWrite toStreaming() {
     if (mode != FloeBatchWrite.Mode.APPEND && mode != FloeBatchWrite.Mode.TRUNCATE) {
       throw new IllegalStateException("Cannot stream into table " + target.name() + " in write mode " + mode);
+    }
+    String elsewhere = target.elsewhereThanMain();
+    if (elsewhere != null) {
+      throw SparkExceptions.thrown(ErrorClass.FLOE_UNSUPPORTED, "Cannot stream into table " + target.name() + " "
+          + elsewhere + ": streaming writes commit to main only (docs/branches.md); write each batch with "
+          + "foreachBatch and writeTo(...).option(\"branch\", ...), or RESET spark.wap.branch / spark.wap.id");
     }
     SerializableConfiguration conf = new SerializableConfiguration(SparkSession.active().sessionState().newHadoopConf());
     return new FloeStreamingWrite(target.refreshed(), info, mode == FloeBatchWrite.Mode.TRUNCATE, conf);

@@ -9,6 +9,7 @@ import io.floe.format.index.FileValues;
 import io.floe.format.index.IndexSync;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.table.TableView;
+import io.floe.spark.source.QueryReads;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.types.StructType;
@@ -18,15 +19,27 @@ public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
   private final String name;
   private final TableOperations ops;
   private final TableMetadata metadata;
+  /** The table's view when writing to an existing table: the branch or wap id commits go to. */
+  private final TableView view;
 
   public FloeWriteTarget(String name, TableOperations ops, TableMetadata metadata) {
+    this(name, ops, metadata, null);
+  }
+
+  private FloeWriteTarget(String name, TableOperations ops, TableMetadata metadata, TableView view) {
     this.name = name;
     this.ops = ops;
     this.metadata = metadata;
+    this.view = view;
   }
 
   static FloeWriteTarget forTable(TableView table) {
-    return new FloeWriteTarget(table.name(), table.ops(), table.metadata());
+    return new FloeWriteTarget(table.name(), table.ops(), table.metadata(), table);
+  }
+
+  @Override
+  public String readsKey() {
+    return view == null ? name : QueryReads.key(name, view.branch());
   }
 
   public TableMetadata metadata() {
@@ -36,6 +49,17 @@ public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
   /** The table's operations (a streaming write commits each batch through them, guarded). */
   TableOperations ops() {
     return ops;
+  }
+
+  /**
+   * Where commits go when not to main (docs/branches.md): "to branch 'b'", "staged with spark.wap.id=w";
+   * null for main.
+   */
+  String elsewhereThanMain() {
+    if (view == null || (view.branch() == null && view.wapId() == null)) {
+      return null;
+    }
+    return view.wapId() != null ? "staged with spark.wap.id=" + view.wapId() : "to branch '" + view.branch() + "'";
   }
 
   /** This target at the table's latest metadata (a streaming query writes many batches through one table). */
@@ -50,12 +74,14 @@ public class FloeWriteTarget implements FloeBatchWrite.WriteTarget {
 
   @Override
   public AppendFiles newAppend() {
-    return new AppendFiles(ops);
+    AppendFiles append = new AppendFiles(ops);
+    return view == null ? append : view.target(append);
   }
 
   @Override
   public OverwriteFiles newOverwrite() {
-    return new OverwriteFiles(ops);
+    OverwriteFiles overwrite = new OverwriteFiles(ops);
+    return view == null ? overwrite : view.target(overwrite);
   }
 
   @Override

@@ -114,7 +114,7 @@ final class PositionDeltaBatchWrite implements DeltaBatchWrite {
         dataLocation, operationId);
     try {
       deletes.write(deleted, tasksOf(deleted.keySet()));
-      RowDelta delta = new RowDelta(table.ops());
+      RowDelta delta = table.target(new RowDelta(table.ops()));
       inserted.forEach(delta::addRows);
       deletes.added().forEach(delta::addDeletes);
       deletes.replaced().forEach(delta::removeDeletes);
