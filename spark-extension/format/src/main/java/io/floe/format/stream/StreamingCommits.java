@@ -1,8 +1,8 @@
 package io.floe.format.stream;
 
+import io.floe.format.commit.ForwardingTableOperations;
 import io.floe.format.commit.SnapshotProducer;
 import io.floe.format.commit.TableOperations;
-import io.floe.format.io.FileIO;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 
@@ -61,38 +61,13 @@ public final class StreamingCommits {
    * commits its batch's {@link SnapshotProducer} through these operations.
    */
   public static TableOperations guard(TableOperations ops, String queryId, long batchId) {
-    return new TableOperations() {
-      @Override
-      public TableMetadata current() {
-        return ops.current();
-      }
-
-      @Override
-      public TableMetadata refresh() {
-        return ops.refresh();
-      }
-
+    return new ForwardingTableOperations(ops) {
       @Override
       public void commit(TableMetadata base, TableMetadata updated) {
         if (isCommitted(base, queryId, batchId)) {
           throw new BatchAlreadyCommittedException(ops.tableName(), queryId, batchId);
         }
-        ops.commit(base, updated);
-      }
-
-      @Override
-      public FileIO io() {
-        return ops.io();
-      }
-
-      @Override
-      public String tableName() {
-        return ops.tableName();
-      }
-
-      @Override
-      public String metadataRoot() {
-        return ops.metadataRoot();
+        super.commit(base, updated);
       }
     };
   }

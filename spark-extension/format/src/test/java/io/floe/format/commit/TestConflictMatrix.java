@@ -173,7 +173,7 @@ public class TestConflictMatrix {
     Set<String> before = table.metadataListing();
     AtomicReference<Prepared> b = new AtomicReference<>();
     AtomicReference<String> afterB = new AtomicReference<>();
-    TableOperations opsA = ForwardingTableOperations.racing(table.newOps(), () -> {
+    TableOperations opsA = RacingTableOperations.racing(table.newOps(), () -> {
       Prepared prepared = ConflictMatrixOps.prepare(c.b(), "b", table, table.newOps(), targetB,
           IsolationLevel.SERIALIZABLE);
       prepared.commit().run();

@@ -185,7 +185,7 @@ public class TestRewriteManifests {
     FileSystemTableOperations ops = table(2, false);
     DataFile late = CommitFixtures.dataFile(ops.refresh(), "eu", 7);
     TableOperations racing =
-        ForwardingTableOperations.racing(ops, () -> new AppendFiles(ops).appendFile(late).commit());
+        RacingTableOperations.racing(ops, () -> new AppendFiles(ops).appendFile(late).commit());
 
     RewriteManifests.Result result = new RewriteManifests(racing).commit();
 
@@ -207,7 +207,7 @@ public class TestRewriteManifests {
     FileSystemTableOperations ops = table(2);
     DataFile late = CommitFixtures.dataFile(ops.refresh(), "eu", 7);
     TableOperations racing =
-        ForwardingTableOperations.racing(ops, () -> new AppendFiles(ops).appendFile(late).commit());
+        RacingTableOperations.racing(ops, () -> new AppendFiles(ops).appendFile(late).commit());
 
     RewriteManifests.Result result = new RewriteManifests(racing).commit();
 
@@ -225,7 +225,7 @@ public class TestRewriteManifests {
     FileSystemTableOperations ops = table(2);
     String victim = liveEntries(ops, ops.refresh().currentSnapshot()).keySet().iterator().next();
     TableOperations racing =
-        ForwardingTableOperations.racing(ops, () -> new OverwriteFiles(ops).deleteFile(victim).commit());
+        RacingTableOperations.racing(ops, () -> new OverwriteFiles(ops).deleteFile(victim).commit());
 
     new RewriteManifests(racing).commit();
 

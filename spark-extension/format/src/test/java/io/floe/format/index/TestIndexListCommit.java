@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.ForwardingTableOperations;
+import io.floe.format.commit.RacingTableOperations;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileFormat;
@@ -61,7 +62,7 @@ public class TestIndexListCommit {
   @Test
   public void dataCommitThatWinsTheRaceKeepsItsSnapshotAndTheIndexIsAdded() {
     FileSystemTableOperations ops = table();
-    TableOperations racing = ForwardingTableOperations.racing(ops, () -> appendOneFile(ops));
+    TableOperations racing = RacingTableOperations.racing(ops, () -> appendOneFile(ops));
     IndexListCommit.commit(racing, "db.t", adding("a"));
     TableMetadata after = ops.refresh();
     assertNotNull(after.currentSnapshot());
@@ -73,7 +74,7 @@ public class TestIndexListCommit {
   @Test
   public void secondBuildOfTheSameNameFailsOnRetryAndKeepsTheFirst() {
     FileSystemTableOperations ops = table();
-    TableOperations racing = ForwardingTableOperations.racing(ops,
+    TableOperations racing = RacingTableOperations.racing(ops,
         () -> IndexListCommit.commit(ops, "db.t", adding("a")));
     IndexException e = assertThrows(IndexException.class, () -> IndexListCommit.commit(racing, "db.t", adding("a")));
     assertTrue(e.getMessage(), e.getMessage().contains("index of that name exists"));

@@ -7,7 +7,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.FileSystemTableOperations;
-import io.floe.format.commit.ForwardingTableOperations;
+import io.floe.format.commit.RacingTableOperations;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileFormat;
@@ -92,7 +92,7 @@ public class TestIndexSync {
   public void retryAfterALostRaceAddsTheSegmentOnceAndDeletesTheLostAttemptsFiles() {
     FileSystemTableOperations ops = table();
     createIndex(ops, "by_id", false);
-    TableOperations racing = ForwardingTableOperations.racing(ops,
+    TableOperations racing = RacingTableOperations.racing(ops,
         () -> appendWithSync(ops, ops, "first.parquet", List.of(7L)));
     appendWithSync(ops, racing, "second.parquet", List.of(8L));
     assertEquals(2, ops.refresh().snapshots().size());
@@ -105,7 +105,7 @@ public class TestIndexSync {
     FileSystemTableOperations ops = table();
     createIndex(ops, "by_id", false);
     createIndex(ops, "kept", false);
-    TableOperations racing = ForwardingTableOperations.racing(ops, () -> IndexListCommit.commit(ops, "db.t",
+    TableOperations racing = RacingTableOperations.racing(ops, () -> IndexListCommit.commit(ops, "db.t",
         (current, base) -> IndexList.buildFrom(current).remove("by_id").build()));
     appendWithSync(ops, racing, "a.parquet", List.of(1L));
     assertNotNull(ops.refresh().currentSnapshot());

@@ -10,6 +10,7 @@ import static org.junit.Assert.fail;
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.CommitStateUnknownException;
 import io.floe.format.commit.ForwardingTableOperations;
+import io.floe.format.commit.RacingTableOperations;
 import io.floe.format.commit.OverwriteFiles;
 import io.floe.format.commit.TableOperations;
 import io.floe.format.io.FileIO;
@@ -202,7 +203,7 @@ public class TestExpireSnapshots {
     DataFile late = table.dataFile();
     touch(late.path());
     TableOperations racing =
-        ForwardingTableOperations.racing(table.ops, () -> new AppendFiles(table.ops).appendFile(late).commit());
+        RacingTableOperations.racing(table.ops, () -> new AppendFiles(table.ops).appendFile(late).commit());
     new ExpireSnapshots(racing).now(ts(4) + 10).expireOlderThan(ts(3)).commit();
     TableMetadata m = table.current();
     assertEquals(3, m.snapshots().size());

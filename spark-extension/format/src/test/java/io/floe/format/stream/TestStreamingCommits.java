@@ -11,10 +11,10 @@ import io.floe.format.FloeException;
 import io.floe.format.StreamingErrors;
 import io.floe.format.commit.AppendFiles;
 import io.floe.format.commit.OverwriteFiles;
+import io.floe.format.commit.RacingTableOperations;
 import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.commit.RewriteFiles;
 import io.floe.format.commit.TableOperations;
-import io.floe.format.io.FileIO;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
@@ -45,43 +45,8 @@ public class TestStreamingCommits {
   public void aRetryDoesNotPublishABatchAnotherRunCommittedMeanwhile() {
     DataFile zombieFile = StreamFixtures.dataFile(ops.refresh(), "eu", 1);
     // another run of the query commits batch 3 just before this run's first attempt publishes
-    TableOperations racing = new TableOperations() {
-      private boolean raced = false;
-
-      @Override
-      public TableMetadata current() {
-        return ops.current();
-      }
-
-      @Override
-      public TableMetadata refresh() {
-        return ops.refresh();
-      }
-
-      @Override
-      public void commit(TableMetadata base, TableMetadata updated) {
-        if (!raced) {
-          raced = true;
-          StreamingCommits.record(new AppendFiles(ops).appendFile(zombieFile), "q-1", 3).commit();
-        }
-        ops.commit(base, updated);
-      }
-
-      @Override
-      public FileIO io() {
-        return ops.io();
-      }
-
-      @Override
-      public String tableName() {
-        return ops.tableName();
-      }
-
-      @Override
-      public String metadataRoot() {
-        return ops.metadataRoot();
-      }
-    };
+    TableOperations racing = RacingTableOperations.racing(ops,
+        () -> StreamingCommits.record(new AppendFiles(ops).appendFile(zombieFile), "q-1", 3).commit());
     DataFile mine = StreamFixtures.dataFile(ops.refresh(), "eu", 1);
     AppendFiles append = StreamingCommits.record(
         new AppendFiles(StreamingCommits.guard(racing, "q-1", 3)).appendFile(mine), "q-1", 3);

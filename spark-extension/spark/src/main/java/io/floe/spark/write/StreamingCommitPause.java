@@ -1,7 +1,7 @@
 package io.floe.spark.write;
 
+import io.floe.format.commit.ForwardingTableOperations;
 import io.floe.format.commit.TableOperations;
-import io.floe.format.io.FileIO;
 import io.floe.format.metadata.TableMetadata;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -71,41 +71,11 @@ public final class StreamingCommitPause {
     if (armed == null) {
       return ops;
     }
-    return new TableOperations() {
-      @Override
-      public TableMetadata current() {
-        return ops.current();
-      }
-
-      @Override
-      public TableMetadata refresh() {
-        return ops.refresh();
-      }
-
+    return new ForwardingTableOperations(ops) {
       @Override
       public void commit(TableMetadata base, TableMetadata updated) {
         reached(Point.BEFORE_PUBLISH);
-        ops.commit(base, updated);
-      }
-
-      @Override
-      public FileIO io() {
-        return ops.io();
-      }
-
-      @Override
-      public String tableName() {
-        return ops.tableName();
-      }
-
-      @Override
-      public String metadataRoot() {
-        return ops.metadataRoot();
-      }
-
-      @Override
-      public String metadataFileLocation(String fileName) {
-        return ops.metadataFileLocation(fileName);
+        super.commit(base, updated);
       }
     };
   }

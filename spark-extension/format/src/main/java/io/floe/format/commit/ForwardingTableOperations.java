@@ -4,8 +4,8 @@ import io.floe.format.io.FileIO;
 import io.floe.format.metadata.TableMetadata;
 
 /**
- * Test table operations that delegate every call; tests override {@link #commit} to inject faults
- * (an unknown outcome) or use {@link #racing} to let another writer commit first.
+ * Table operations that delegate every call to another {@link TableOperations}; a wrapper extends it
+ * and overrides only what it changes (typically {@link #commit}, to check or pause before publishing).
  */
 public class ForwardingTableOperations implements TableOperations {
   private final TableOperations delegate;
@@ -14,21 +14,9 @@ public class ForwardingTableOperations implements TableOperations {
     this.delegate = delegate;
   }
 
-  /** Runs {@code race} (another writer's commit) right before the first commit goes through. */
-  public static TableOperations racing(TableOperations delegate, Runnable race) {
-    return new ForwardingTableOperations(delegate) {
-      private Runnable pending = race;
-
-      @Override
-      public void commit(TableMetadata base, TableMetadata updated) {
-        if (pending != null) {
-          Runnable r = pending;
-          pending = null;
-          r.run();
-        }
-        super.commit(base, updated);
-      }
-    };
+  /** The operations every call goes to. */
+  protected final TableOperations delegate() {
+    return delegate;
   }
 
   @Override
@@ -59,5 +47,10 @@ public class ForwardingTableOperations implements TableOperations {
   @Override
   public String metadataRoot() {
     return delegate.metadataRoot();
+  }
+
+  @Override
+  public String metadataFileLocation(String fileName) {
+    return delegate.metadataFileLocation(fileName);
   }
 }
