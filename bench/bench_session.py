@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -60,3 +64,37 @@ def only_scan_node(plan: Any, kinds: tuple[str, ...] = ("BatchScanExec",)) -> An
     if len(found) != 1:
         raise SystemExit(f"Expected one {' or '.join(kinds)} in the plan, found {len(found)}")
     return found[0]
+
+
+def progress(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def run_worker_process(
+    script: str, worker: str, argv: list[str], worker_args: list[str]
+) -> dict[str, Any]:
+    """Runs ``script`` again as ``--worker worker`` in a fresh process; returns the JSON it writes
+    to ``--result``, with ``process_seconds`` added (or ``error`` when the worker failed)."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as handle:
+        result_file = Path(handle.name)
+    command = [sys.executable, str(Path(script).resolve()), *argv]
+    command += ["--worker", worker, *worker_args, "--result", str(result_file)]
+    progress(f"starting {worker}")
+    started = time.perf_counter()
+    done = subprocess.run(command, check=False)
+    seconds = time.perf_counter() - started
+    try:
+        if done.returncode != 0:
+            return {"engine": worker, "error": f"worker exited with {done.returncode}"}
+        loaded: dict[str, Any] = json.loads(result_file.read_text(encoding="utf-8"))
+        loaded["process_seconds"] = seconds
+        return loaded
+    finally:
+        result_file.unlink(missing_ok=True)
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    """``a / b``, or None when either is missing or ``b`` is 0."""
+    if a is None or b is None or b == 0:
+        return None
+    return a / b

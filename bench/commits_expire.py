@@ -47,14 +47,20 @@ import itertools
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf, write_report
+from bench_session import (
+    DRIVER_MEMORY,
+    progress,
+    ratio,
+    run_worker_process,
+    spark_conf,
+    write_report,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -81,10 +87,6 @@ TABLE_PROPERTIES = {
     "write.merge.mode": "copy-on-write",
     "write.parquet.compression-codec": "zstd",
 }
-
-
-def progress(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -459,31 +461,6 @@ def run_worker(args: argparse.Namespace) -> int:
 # ---- the harness: one process per engine and rep -------------------------------------------
 
 
-def run_engine(engine: str, args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as handle:
-        result_file = Path(handle.name)
-    command = [sys.executable, str(Path(__file__).resolve()), *argv]
-    command += ["--worker", engine, "--result", str(result_file)]
-    progress(f"starting {engine}")
-    started = time.perf_counter()
-    done = subprocess.run(command, check=False)
-    seconds = time.perf_counter() - started
-    try:
-        if done.returncode != 0:
-            return {"engine": engine, "error": f"worker exited with {done.returncode}"}
-        loaded: dict[str, Any] = json.loads(result_file.read_text(encoding="utf-8"))
-        loaded["process_seconds"] = seconds
-        return loaded
-    finally:
-        result_file.unlink(missing_ok=True)
-
-
-def ratio(a: float | None, b: float | None) -> float | None:
-    if a is None or b is None or b == 0:
-        return None
-    return a / b
-
-
 def summarize(runs: list[dict[str, Any]], engines: list[str]) -> dict[str, Any]:
     """Per engine: the median over reps of each headline metric; then Floe / Iceberg."""
 
@@ -659,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
     for rep in range(args.reps):
         order = engines if rep % 2 == 0 else list(reversed(engines))
         for engine in order:
-            run = run_engine(engine, args, raw)
+            run = run_worker_process(__file__, engine, raw, [])
             run["rep"] = rep
             runs.append(run)
     now = datetime.datetime.now(datetime.UTC)

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf, write_report
+from bench_session import DRIVER_MEMORY, progress, ratio, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -191,10 +191,6 @@ class System:
 def short_error(e: BaseException) -> str:
     text = " ".join(str(e).split())
     return text[:300] + (" ..." if len(text) > 300 else "")
-
-
-def progress(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def replace_tree(src: Path, dst: Path) -> None:
@@ -612,7 +608,7 @@ class Bench:
                     v["total_over_iceberg_best"] = (
                         v["total_seconds"] / iceberg[best_mode]["total_seconds"]
                     )
-                    v["cpu_over_iceberg_best"] = ratio_or_none(v["total_cpu_seconds"], cpu_best)
+                    v["cpu_over_iceberg_best"] = ratio(v["total_cpu_seconds"], cpu_best)
                     v["post_query_over_iceberg_best"] = (
                         v["query_after"]["total_best_seconds"] / best_query
                     )
@@ -694,10 +690,6 @@ def min_or_none(values: Iterable[float | None]) -> float | None:
     return min(present) if present else None
 
 
-def ratio_or_none(a: float | None, b: float | None) -> float | None:
-    return None if a is None or b is None or b == 0 else a / b
-
-
 def summarize_delete(
     predicate: str, deleted: int, runs: dict[str, list[dict[str, Any]]]
 ) -> dict[str, Any]:
@@ -726,7 +718,7 @@ def summarize_delete(
         for key, v in systems.items():
             if key.startswith("floe/"):
                 v["over_iceberg_best"] = v["best_seconds"] / iceberg[best_mode]["best_seconds"]
-                v["cpu_over_iceberg_best"] = ratio_or_none(v["best_cpu_seconds"], best_cpu)
+                v["cpu_over_iceberg_best"] = ratio(v["best_cpu_seconds"], best_cpu)
                 if "iceberg/cow" in iceberg:
                     v["over_iceberg_cow"] = (
                         v["best_seconds"] / iceberg["iceberg/cow"]["best_seconds"]
@@ -734,7 +726,7 @@ def summarize_delete(
                 same = iceberg.get("iceberg/" + key.split("/")[1])
                 if same:
                     v["over_iceberg_same_mode"] = v["best_seconds"] / same["best_seconds"]
-                    v["bytes_over_iceberg_same_mode"] = ratio_or_none(
+                    v["bytes_over_iceberg_same_mode"] = ratio(
                         v["bytes_added"], same["bytes_added"]
                     )
     return entry

@@ -54,14 +54,20 @@ import json
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf, write_report
+from bench_session import (
+    DRIVER_MEMORY,
+    progress,
+    ratio,
+    run_worker_process,
+    spark_conf,
+    write_report,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -90,10 +96,6 @@ TABLE_PROPERTIES = {"format-version": "2", "write.parquet.compression-codec": "z
 #: Ids of phase k start at k * ID_STRIDE, so that one table holds every phase's rows once.
 ID_STRIDE = 10**12
 BATCH_IN_DESCRIPTION = re.compile(r"batch = (\d+)")
-
-
-def progress(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -501,31 +503,6 @@ def run_worker(args: argparse.Namespace) -> int:
 # ---- the harness: one process per engine ---------------------------------------------------
 
 
-def run_process(worker: str, warehouse: Path, argv: list[str]) -> dict[str, Any]:
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as handle:
-        result_file = Path(handle.name)
-    command = [sys.executable, str(Path(__file__).resolve()), *argv]
-    command += ["--worker", worker, "--warehouse", str(warehouse), "--result", str(result_file)]
-    progress(f"starting {worker}")
-    started = time.perf_counter()
-    done = subprocess.run(command, check=False)
-    seconds = time.perf_counter() - started
-    try:
-        if done.returncode != 0:
-            return {"engine": worker, "error": f"worker exited with {done.returncode}"}
-        loaded: dict[str, Any] = json.loads(result_file.read_text(encoding="utf-8"))
-        loaded["process_seconds"] = seconds
-        return loaded
-    finally:
-        result_file.unlink(missing_ok=True)
-
-
-def ratio(a: float | None, b: float | None) -> float | None:
-    if a is None or b is None or b == 0:
-        return None
-    return a / b
-
-
 def dig(node: Any, *path: str) -> float | None:
     for key in path:
         node = node.get(key) if isinstance(node, dict) else None
@@ -681,11 +658,11 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[dict[str, Any]] = []
     try:
         if not args.no_read:
-            prepared = run_process("prepare", warehouse, raw)
+            prepared = run_worker_process(__file__, "prepare", raw, ["--warehouse", str(warehouse)])
             if "error" in prepared:
                 raise SystemExit(f"preparing the read table failed: {prepared['error']}")
         for engine in engines:
-            runs.append(run_process(engine, warehouse, raw))
+            runs.append(run_worker_process(__file__, engine, raw, ["--warehouse", str(warehouse)]))
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
