@@ -36,7 +36,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -256,25 +256,33 @@ def run_jdbc(names: Sequence[str], workdir: Path) -> dict[str, list[str]]:
     port = _free_port()
     log_path = workdir / "thriftserver.log"
     with log_path.open("wb") as log:
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "floe.cli", "thriftserver",
-                "--port", str(port),
-                "--warehouse", str(workdir / "server-warehouse"),
-                "--master", "local[2]",
-                "--conf", f"spark.sql.warehouse.dir={workdir / 'spark-warehouse'}",
-                *[a for key, value in SESSION_CONF.items() for a in ("--conf", f"{key}={value}")],
-            ],
-            cwd=workdir,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
+        server = _start_server("thriftserver", port, workdir, log, [])
         try:
             _wait_for_port(port, server, log_path)
             return {name: _check_jdbc(name, port, workdir / f"jdbc-{name}") for name in names}
         finally:
             _stop(server)
+
+
+def _start_server(
+    command: str, port: int, workdir: Path, log: IO[bytes], conf: list[str]
+) -> subprocess.Popen[bytes]:
+    """Starts ``floe.cli command`` (thriftserver or connect) on ``port`` with the session's conf."""
+    return subprocess.Popen(
+        [
+            sys.executable, "-m", "floe.cli", command,
+            "--port", str(port),
+            "--warehouse", str(workdir / "server-warehouse"),
+            "--master", "local[2]",
+            *conf,
+            "--conf", f"spark.sql.warehouse.dir={workdir / 'spark-warehouse'}",
+            *[a for key, value in SESSION_CONF.items() for a in ("--conf", f"{key}={value}")],
+        ],
+        cwd=workdir,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
 
 
 def _check_jdbc(name: str, port: int, workdir: Path) -> list[str]:
@@ -426,22 +434,10 @@ def run_connect(names: Sequence[str], workdir: Path) -> dict[str, str]:
     port = _free_port()
     log_path = workdir / "connect-server.log"
     with log_path.open("wb") as log:
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "floe.cli", "connect",
-                "--port", str(port),
-                "--warehouse", str(workdir / "server-warehouse"),
-                "--master", "local[2]",
-                # as in the session mode: statements name floe. explicitly
-                "--conf", "spark.sql.defaultCatalog=spark_catalog",
-                "--conf", f"spark.sql.warehouse.dir={workdir / 'spark-warehouse'}",
-                *[a for key, value in SESSION_CONF.items() for a in ("--conf", f"{key}={value}")],
-            ],
-            cwd=workdir,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
+        # as in the session mode: statements name floe. explicitly
+        server = _start_server(
+            "connect", port, workdir, log, ["--conf", "spark.sql.defaultCatalog=spark_catalog"]
+        )
         try:
             _wait_for_port(port, server, log_path)
             with connect_mode():

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -40,24 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "sql":
             _exec_spark(spark_sql_command(args.warehouse, args.catalog, passthrough))
         if args.command == "thriftserver":
-            command = thriftserver_command(
-                args.warehouse,
-                args.catalog,
-                args.port,
-                args.host,
-                passthrough,
-                allow_unauthenticated=args.allow_unauthenticated,
-            )
-            _exec_spark(command)
+            _exec_spark(_server_command(thriftserver_command, args, passthrough))
         if args.command == "connect":
-            command = connect_command(
-                args.warehouse,
-                args.catalog,
-                args.port,
-                args.host,
-                passthrough,
-                allow_unauthenticated=args.allow_unauthenticated,
-            )
+            command = _server_command(connect_command, args, passthrough)
             return run_in_foreground(command, f"sc://{_url_host(args.host)}:{args.port}")
         if args.command == "inspect":
             print(json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json))
@@ -183,6 +168,20 @@ def spark_sql_command(warehouse: str, catalog: str, passthrough: Sequence[str]) 
 
 #: hive.server2.authentication values that check no password.
 _NO_AUTHENTICATION = ("NONE", "NOSASL")
+
+
+def _server_command(
+    build: Callable[..., list[str]], args: argparse.Namespace, passthrough: Sequence[str]
+) -> list[str]:
+    """``build`` (thriftserver_command or connect_command) applied to the parsed server options."""
+    return build(
+        args.warehouse,
+        args.catalog,
+        args.port,
+        args.host,
+        passthrough,
+        allow_unauthenticated=args.allow_unauthenticated,
+    )
 
 
 def thriftserver_command(
