@@ -58,25 +58,12 @@ public final class PartitionFieldStatement {
     if (!upper.contains("PARTITION") || !upper.contains("FIELD") || !upper.contains("ALTER")) {
       return null;
     }
-    SqlTokens tokens;
-    try {
-      tokens = SqlTokens.of(sql);
-    } catch (SqlSyntaxException e) {
-      return null; // not ours to report: Spark's parser will
-    }
-    if (!tokens.takeWord("ALTER") || !tokens.takeWord("TABLE")) {
+    AlterTablePrefix prefix = AlterTablePrefix.parse(sql);
+    if (prefix == null) {
       return null;
     }
-    List<String> table = new ArrayList<>();
-    while (true) {
-      if (!tokens.peek().isIdentifier()) {
-        return null;
-      }
-      table.add(tokens.take().text());
-      if (!tokens.takeSymbol('.')) {
-        break;
-      }
-    }
+    SqlTokens tokens = prefix.tokens();
+    List<String> table = prefix.table();
     Action action = actionAt(tokens);
     if (action == null) {
       return null;

@@ -38,25 +38,12 @@ public final class RefStatement {
     if (!upper.contains("ALTER") || !(upper.contains("BRANCH") || upper.contains("TAG"))) {
       return null;
     }
-    SqlTokens tokens;
-    try {
-      tokens = SqlTokens.of(sql);
-    } catch (SqlSyntaxException e) {
+    AlterTablePrefix prefix = AlterTablePrefix.parse(sql);
+    if (prefix == null) {
       return null;
     }
-    if (!tokens.takeWord("ALTER") || !tokens.takeWord("TABLE")) {
-      return null;
-    }
-    List<String> table = new ArrayList<>();
-    while (true) {
-      if (!tokens.peek().isIdentifier()) {
-        return null;
-      }
-      table.add(tokens.take().text());
-      if (!tokens.takeSymbol('.')) {
-        break;
-      }
-    }
+    SqlTokens tokens = prefix.tokens();
+    List<String> table = prefix.table();
     String kind = kindAfterVerb(tokens);
     if (kind == null) {
       return null;
