@@ -4,6 +4,7 @@ import io.floe.format.sql.SqlSyntaxException;
 import io.floe.format.sql.SqlTokens;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The {@code ALTER TABLE a.b.c} that starts the DDL Floe parses itself: the statement's tokens, left
@@ -32,5 +33,17 @@ record AlterTablePrefix(SqlTokens tokens, List<String> table) {
       }
     }
     return new AlterTablePrefix(tokens, List.copyOf(table));
+  }
+
+  /**
+   * {@code CALL catalog.system.procedure(table => 'ns.t', args...)}: the procedure call an ALTER TABLE
+   * statement becomes, on {@code tableIdent} (namespace and name) in {@code catalog}.
+   */
+  static String toCall(String catalog, String procedure, List<String> tableIdent, List<String> args) {
+    List<String> all = new ArrayList<>();
+    all.add("table => " + SqlTokens.literal(tableIdent.stream().map(SqlTokens::quote).collect(Collectors.joining("."))));
+    all.addAll(args);
+    return "CALL " + SqlTokens.quote(catalog) + "." + SqlTokens.quote("system") + "." + procedure
+        + "(" + String.join(", ", all) + ")";
   }
 }

@@ -6,7 +6,6 @@ import io.floe.format.sql.TransformTerm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * The partition-field DDL Spark does not parse, and its rewrite into a procedure call:
@@ -134,7 +133,6 @@ public final class PartitionFieldStatement {
    */
   public String toCall(String catalog, List<String> tableIdent) {
     List<String> args = new ArrayList<>();
-    args.add("table => " + SqlTokens.literal(tableIdent.stream().map(SqlTokens::quote).collect(Collectors.joining("."))));
     if (field != null) {
       args.add("field => " + SqlTokens.literal(field.toSql()));
     }
@@ -144,7 +142,6 @@ public final class PartitionFieldStatement {
     if (name != null) {
       args.add("name => " + SqlTokens.literal(name));
     }
-    return "CALL " + SqlTokens.quote(catalog) + "." + SqlTokens.quote("system") + "." + action.procedure()
-        + "(" + String.join(", ", args) + ")";
+    return AlterTablePrefix.toCall(catalog, action.procedure(), tableIdent, args);
   }
 }

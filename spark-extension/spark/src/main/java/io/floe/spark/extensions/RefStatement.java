@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * Iceberg's branch and tag DDL, which Spark does not parse, and its rewrite into a procedure call:
@@ -192,10 +191,6 @@ public final class RefStatement {
 
   /** The CALL statement doing this in {@code catalog} on {@code tableIdent} (namespace and name). */
   public String toCall(String catalog, List<String> tableIdent) {
-    List<String> all = new ArrayList<>();
-    all.add("table => " + SqlTokens.literal(tableIdent.stream().map(SqlTokens::quote).collect(Collectors.joining("."))));
-    all.addAll(args);
-    return "CALL " + SqlTokens.quote(catalog) + "." + SqlTokens.quote("system") + "." + procedure
-        + "(" + String.join(", ", all) + ")";
+    return AlterTablePrefix.toCall(catalog, procedure, tableIdent, args);
   }
 }
