@@ -37,8 +37,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, spark_conf, write_report
-from row_level import SCANS, JvmCpu, progress, source_sql
+from bench_session import DRIVER_MEMORY, progress, spark_conf, write_report
+from row_level import SCANS, JvmCpu, source_sql
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
