@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import json
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +100,13 @@ def ratio(a: float | None, b: float | None) -> float | None:
     if a is None or b is None or b == 0:
         return None
     return a / b
+
+
+def engine_list(parser: argparse.ArgumentParser, text: str, known: Sequence[str]) -> list[str]:
+    """The comma-separated ``--engines`` value, each name checked against ``known`` (a usage
+    error otherwise)."""
+    engines = [e.strip() for e in text.split(",") if e.strip()]
+    unknown = [e for e in engines if e not in known]
+    if unknown:
+        parser.error(f"unknown engines {unknown}; choose from {', '.join(known)}")
+    return engines

@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from bench_session import (
     DRIVER_MEMORY,
+    engine_list,
     progress,
     ratio,
     run_worker_process,
@@ -627,10 +628,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT / "python-tests"))
     from iceberg_runtime import VERSION
 
-    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
-    unknown = [e for e in engines if e not in ENGINES]
-    if unknown:
-        parser.error(f"unknown engines {unknown}")
+    engines = engine_list(parser, args.engines, ENGINES)
     started = time.perf_counter()
     runs: list[dict[str, Any]] = []
     for rep in range(args.reps):

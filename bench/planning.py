@@ -61,7 +61,7 @@ import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, only_scan_node, spark_conf, write_report
+from bench_session import DRIVER_MEMORY, engine_list, only_scan_node, spark_conf, write_report
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -474,10 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     from iceberg_runtime import VERSION, iceberg_runtime_jar
 
     iceberg_jar = iceberg_runtime_jar()  # the tables are built with Iceberg's API: required
-    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
-    unknown = set(engines) - set(ENGINES)
-    if unknown:
-        parser.error(f"unknown engines {sorted(unknown)}; choose from {', '.join(ENGINES)}")
+    engines = engine_list(parser, args.engines, ENGINES)
     sizes = [int(s) for s in args.sizes.split(",")] + ([1_000_000] if args.large else [])
     s3_sizes = [int(s) for s in args.s3_sizes.split(",")] if args.s3_sizes else sizes
     workdir = (args.dir or Path(tempfile.mkdtemp(prefix="floe-bench-planning-"))).resolve()
