@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """JFR profiles of a Spark driver, as collapsed stacks and SVG flame graphs (pure Python).
 
+(Not ``bench/profile.py``: scripts run as ``python bench/x.py`` have ``bench/`` first on
+``sys.path``, and a ``profile`` module there shadows the standard library's, which PySpark
+imports through ``cProfile``.)
+
 Recording, two ways:
 
 * for a whole JVM (what ``suite.py --profile`` does): put :func:`driver_java_options` into
@@ -15,9 +19,9 @@ Recording, two ways:
 Converting, with the JDK's ``jfr`` tool (``jfr print --events jdk.ExecutionSample``) streamed
 line by line, so large recordings do not need to fit in memory as JSON:
 
-    python bench/profile.py flame REC.jfr [-o OUT.svg] [--collapsed OUT.collapsed]
+    python bench/jfr_profile.py flame REC.jfr [-o OUT.svg] [--collapsed OUT.collapsed]
         [--threads REGEX] [--by-thread] [--title TEXT]
-    python bench/profile.py top REC.jfr [--threads REGEX] [-n 25] [--focus REGEX]
+    python bench/jfr_profile.py top REC.jfr [--threads REGEX] [-n 25] [--focus REGEX]
 
 ``flame`` also accepts a collapsed-stacks file (``frame;frame;frame count`` per line, Brendan
 Gregg's format, which speedscope and flamegraph.pl read too). ``top`` prints the methods with the
