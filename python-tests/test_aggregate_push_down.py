@@ -26,7 +26,10 @@ def _rows(spark: SparkSession, query: str) -> tuple[list[Any], str, str, int]:
         df = spark.sql(query)
         rows = df.collect()
         execution = df._jdf.queryExecution()
-        optimized, physical = execution.optimizedPlan().toString(), execution.executedPlan().toString()
+        optimized, physical = (
+            execution.optimizedPlan().toString(),
+            execution.executedPlan().toString(),
+        )
     finally:
         spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
     jobs = len(spark.sparkContext.statusTracker().getJobIdsForGroup(group))
@@ -52,8 +55,12 @@ def check(spark: SparkSession, query: str, *, pushed: bool) -> list[Any]:
     rows, optimized, physical, jobs = _rows(spark, query)
     assert _nan_safe(rows) == _nan_safe(_scanned(spark, query)), query
     if pushed:
-        assert "RelationV2[count(*)" in optimized or "RelationV2[min(" in optimized \
-            or "RelationV2[max(" in optimized or "RelationV2[count(" in optimized, optimized
+        assert (
+            "RelationV2[count(*)" in optimized
+            or "RelationV2[min(" in optimized
+            or "RelationV2[max(" in optimized
+            or "RelationV2[count(" in optimized
+        ), optimized
         assert physical.startswith("LocalTableScan"), physical
         assert jobs == 0, f"{jobs} Spark jobs for a metadata answer: {query}"
     else:
@@ -61,7 +68,9 @@ def check(spark: SparkSession, query: str, *, pushed: bool) -> list[Any]:
     return rows
 
 
-def test_count_min_max_of_every_exact_type_without_a_job(spark: SparkSession, namespace: str) -> None:
+def test_count_min_max_of_every_exact_type_without_a_job(
+    spark: SparkSession, namespace: str
+) -> None:
     t = f"floe.{namespace}.t"
     spark.sql(
         f"CREATE TABLE {t} (id BIGINT, i INT, d DATE, ts TIMESTAMP, dec DECIMAL(10, 2), b BOOLEAN, "
@@ -73,7 +82,8 @@ def test_count_min_max_of_every_exact_type_without_a_job(spark: SparkSession, na
             "date_add(DATE '2024-01-01', CAST(id % 97 AS INT)), "
             "TIMESTAMP '2024-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id * 7), "
             "CAST(id / 8.0 AS DECIMAL(10, 2)), id % 3 = 0, CAST(id AS DOUBLE) - 0.5, "
-            f"concat('s', CAST(id AS STRING)), CAST(id % 4 AS INT) FROM range({start}, {start + 500})"
+            "concat('s', CAST(id AS STRING)), CAST(id % 4 AS INT) "
+            f"FROM range({start}, {start + 500})"
         )
     every = (
         "count(*), count(i), min(i), max(i), min(id), max(id), min(d), max(d), min(ts), max(ts), "
@@ -83,7 +93,9 @@ def test_count_min_max_of_every_exact_type_without_a_job(spark: SparkSession, na
     assert rows[0][0] == 1000 and rows[0][1] == 800
     # a filter that selects whole partitions is applied exactly by planning: still metadata
     assert check(spark, f"SELECT count(*), min(d) FROM {t} WHERE p = 1", pushed=True)[0][0] == 250
-    assert check(spark, f"SELECT count(*) AS n FROM {t} WHERE p IN (1, 2)", pushed=True)[0][0] == 500
+    assert (
+        check(spark, f"SELECT count(*) AS n FROM {t} WHERE p IN (1, 2)", pushed=True)[0][0] == 500
+    )
     # expressions over the answers are evaluated on the driver
     check(spark, f"SELECT count(*) * 2 + 1 AS n, date_add(max(d), 1) FROM {t}", pushed=True)
     # anything the metrics cannot answer exactly is scanned
@@ -91,7 +103,9 @@ def test_count_min_max_of_every_exact_type_without_a_job(spark: SparkSession, na
     check(spark, f"SELECT p, count(*) FROM {t} GROUP BY p ORDER BY p", pushed=False)
     check(spark, f"SELECT count(DISTINCT d), min(id) FROM {t}", pushed=False)
     check(spark, f"SELECT sum(id), max(id) FROM {t}", pushed=False)
-    check(spark, f"SELECT max(s) FROM {t}", pushed=False)  # string bounds truncated to 16 characters
+    check(
+        spark, f"SELECT max(s) FROM {t}", pushed=False
+    )  # string bounds truncated to 16 characters
 
 
 def test_switches_turn_it_off(spark: SparkSession, namespace: str) -> None:
@@ -116,12 +130,16 @@ def test_strings_nan_nulls_and_empty_tables(spark: SparkSession, namespace: str)
         f"CREATE TABLE {t} (s STRING, x DOUBLE, n INT) USING floe "
         "TBLPROPERTIES ('write.metadata.metrics.column.s'='full')"
     )
-    check(spark, f"SELECT count(*), min(s), max(x), min(n) FROM {t}", pushed=True)  # empty: 0, nulls
+    check(
+        spark, f"SELECT count(*), min(s), max(x), min(n) FROM {t}", pushed=True
+    )  # empty: 0, nulls
     spark.sql(
         f"INSERT INTO {t} VALUES ('zzzzzzzzzzzzzzzzzzzz-longer-than-16', 1.5, NULL), "
         "('a', -2.0, NULL), (NULL, NULL, NULL)"
     )
-    rows = check(spark, f"SELECT min(s), max(s), min(x), max(x), min(n), count(n) FROM {t}", pushed=True)
+    rows = check(
+        spark, f"SELECT min(s), max(s), min(x), max(x), min(n), count(n) FROM {t}", pushed=True
+    )
     assert rows[0][1] == "zzzzzzzzzzzzzzzzzzzz-longer-than-16" and rows[0][4] is None
     spark.sql(f"INSERT INTO {t} VALUES ('b', double('NaN'), 1)")
     assert _nan_safe(check(spark, f"SELECT max(x) FROM {t}", pushed=False)) == [("NaN",)]
@@ -143,10 +161,14 @@ def test_deletes(spark: SparkSession, namespace: str) -> None:
         spark.sql(f"DELETE FROM {t} WHERE id < 3 OR id = 99")
     # deletion vectors: count(*) subtracts their cardinality; min/max would see deleted rows
     assert check(spark, f"SELECT count(*) FROM {dv}", pushed=True) == [(96,)]
-    assert check(spark, f"SELECT count(*), min(id), max(id) FROM {dv}", pushed=False) == [(96, 3, 98)]
+    assert check(spark, f"SELECT count(*), min(id), max(id) FROM {dv}", pushed=False) == [
+        (96, 3, 98)
+    ]
     # position delete files may repeat positions: scanned
     assert check(spark, f"SELECT count(*) FROM {positions}", pushed=False) == [(96,)]
-    assert check(spark, f"SELECT count(*), min(id), max(id) FROM {copied}", pushed=True) == [(96, 3, 98)]
+    assert check(spark, f"SELECT count(*), min(id), max(id) FROM {copied}", pushed=True) == [
+        (96, 3, 98)
+    ]
 
 
 def test_partition_evolution_and_time_travel(spark: SparkSession, namespace: str) -> None:
@@ -155,7 +177,9 @@ def test_partition_evolution_and_time_travel(spark: SparkSession, namespace: str
     spark.sql(f"INSERT INTO {t} SELECT id, CAST(id % 3 AS INT), CAST(id % 5 AS INT) FROM range(60)")
     first = spark.sql(f"SELECT snapshot_id FROM {t}.snapshots").collect()[0][0]
     spark.sql(f"ALTER TABLE {t} ADD PARTITION FIELD q")
-    spark.sql(f"INSERT INTO {t} SELECT id, CAST(id % 3 AS INT), CAST(id % 5 AS INT) FROM range(60, 90)")
+    spark.sql(
+        f"INSERT INTO {t} SELECT id, CAST(id % 3 AS INT), CAST(id % 5 AS INT) FROM range(60, 90)"
+    )
     assert check(spark, f"SELECT count(*), max(id) FROM {t} WHERE p = 2", pushed=True) == [(30, 89)]
     # q is a partition field of the new spec only: files of the old spec need a row filter
     check(spark, f"SELECT count(*) FROM {t} WHERE q = 1", pushed=False)
