@@ -1,5 +1,5 @@
-"""W2 selective scan and metadata answers on D1 (BENCH.md 9.2; replaces bench/selective_scan.py's
-queries): the same Parquet files imported into every engine, then
+"""W2 selective scan and metadata answers on D1 (docs/benchmarks.md, "W2"): the same Parquet
+files imported into every engine, then
 
 (a) a 1% range of the clustered ``ss_item_sk`` within one month partition;
 (b) ``count(*)``, ``min(ss_sold_date)``, ``max(ss_sold_date)`` of the whole table, which Floe and
