@@ -98,8 +98,6 @@ public final class TableProperties {
   public static final String STATISTICS_COMPRESSION = "write.statistics.compression-codec";
   public static final String SPLIT_SIZE = "read.split.target-size";
   public static final String SPLIT_OPEN_FILE_COST = "read.split.open-file-cost";
-  /** Whether reads answer count(*), count, min and max from manifest metrics where exact (README, "Reading"). */
-  public static final String AGGREGATE_PUSH_DOWN_ENABLED = "read.aggregate-push-down.enabled";
   /** Write-audit-publish: a session's {@code spark.wap.id} stages writes, {@code spark.wap.branch} sends them to a branch. */
   public static final String WRITE_AUDIT_PUBLISH_ENABLED = "write.wap.enabled";
   /**
@@ -155,7 +153,6 @@ public final class TableProperties {
       TableProperty.oneOf(STATISTICS_COMPRESSION, "zstd", "zstd", "lz4", "none", "uncompressed"),
       TableProperty.byteSize(SPLIT_SIZE),
       TableProperty.byteSize(SPLIT_OPEN_FILE_COST),
-      TableProperty.bool(AGGREGATE_PUSH_DOWN_ENABLED, true),
       TableProperty.bool(WRITE_AUDIT_PUBLISH_ENABLED, false),
       TableProperty.location(INDEXES),
       TableProperty.integer(INDEX_MIN_SEGMENTS_TO_MERGE, INDEX_MIN_SEGMENTS_TO_MERGE_DEFAULT, 2, MAX_INT));

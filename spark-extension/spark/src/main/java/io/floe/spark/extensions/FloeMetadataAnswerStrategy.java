@@ -7,9 +7,9 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.InterpretedProjection;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
-import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.execution.LocalTableScanExec;
@@ -45,8 +45,8 @@ public final class FloeMetadataAnswerStrategy extends SparkStrategy {
       exprs.add(e);
     }
     List<Attribute> input = new ArrayList<>(CollectionConverters.asJava(relation.output()));
-    UnsafeProjection projection = UnsafeProjection.create(
-        CollectionConverters.asScala(exprs).toList(),
+    // interpreted: a handful of rows is not worth generating and compiling code for
+    InterpretedProjection projection = new InterpretedProjection(CollectionConverters.asScala(exprs).toList(),
         CollectionConverters.asScala(input).toList());
     List<InternalRow> rows = new ArrayList<>();
     for (InternalRow row : scan.rows()) {

@@ -2,7 +2,6 @@ package io.floe.spark.source;
 
 import io.floe.format.expr.Expression;
 import io.floe.format.manifest.MetricsModes;
-import io.floe.format.metadata.TableProperties;
 import io.floe.format.scan.MetadataAggregates;
 import io.floe.format.scan.TableScan;
 import io.floe.format.table.TableView;
@@ -30,9 +29,7 @@ import org.apache.spark.sql.types.StructType;
  * {@code min(col)}, {@code max(col)}, no GROUP BY) from manifest metrics, as one row of a
  * {@link LocalRowsScan}: no data file is opened and, with Floe's extensions, no Spark job runs
  * ({@code FloeMetadataAnswerStrategy}). Refused, so that Spark scans as before, when the
- * session conf {@value #SESSION_CONF} or the table property
- * {@value TableProperties#AGGREGATE_PUSH_DOWN_ENABLED} is false, for a row-level operation's
- * scan, when a pushed filter does not select whole files, and whenever the metrics do not give the
+ * session conf {@value #SESSION_CONF} is false, for a row-level operation's scan, when a pushed filter does not select whole files, and whenever the metrics do not give the
  * exact answer ({@link MetadataAggregates}).
  */
 final class AggregatePushDown {
@@ -42,11 +39,9 @@ final class AggregatePushDown {
   private AggregatePushDown() {
   }
 
-  /** Whether the session and the table allow answering aggregates from metadata. */
-  static boolean enabled(TableView table) {
-    String session = SQLConf.get().getConfString(SESSION_CONF, "true");
-    return Boolean.parseBoolean(session.trim())
-        && TableProperties.booleanValue(table.metadata().properties(), TableProperties.AGGREGATE_PUSH_DOWN_ENABLED);
+  /** Whether the session allows answering aggregates from metadata. */
+  static boolean enabled() {
+    return Boolean.parseBoolean(SQLConf.get().getConfString(SESSION_CONF, "true").trim());
   }
 
   /**

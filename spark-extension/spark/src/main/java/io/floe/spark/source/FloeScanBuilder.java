@@ -122,7 +122,7 @@ public final class FloeScanBuilder
     if (aggregation != answeredAggregation) {
       answeredAggregation = aggregation;
       aggregateAnswer = onBuild == null && filterExact && options.get(io.floe.spark.util.FileSetRegistry.OPTION) == null
-          && AggregatePushDown.enabled(table) ? AggregatePushDown.answer(table, filter, aggregation) : null;
+          && AggregatePushDown.enabled() ? AggregatePushDown.answer(table, filter, aggregation) : null;
     }
     return aggregateAnswer;
   }
