@@ -19,6 +19,8 @@ import scala.runtime.BoxedUnit;
  *       the column statistics as Spark shows them for its own tables.</li>
  *   <li>{@link FloeShowCreateTableStrategy}: {@code SHOW CREATE TABLE} prints a statement that runs
  *       back (no table state among the properties, no LOCATION of the table's own warehouse folder).</li>
+ *   <li>{@link FloeMetadataAnswerStrategy}: a query answered from metadata (a pushed aggregate, a
+ *       metadata table) is collected on the driver, without a Spark job.</li>
  * </ul>
  */
 public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -27,6 +29,7 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
     extensions.injectParser(new ParserBuilder());
     extensions.injectPlannerStrategy(new FloeDescribeColumnStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeShowCreateTableStrategy.Builder());
+    extensions.injectPlannerStrategy(new FloeMetadataAnswerStrategy.Builder());
     return BoxedUnit.UNIT;
   }
 

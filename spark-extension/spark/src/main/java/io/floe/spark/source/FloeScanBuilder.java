@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.types.StructType;
@@ -22,13 +24,19 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * except a filter that selects whole partitions (see {@link WholePartitionFilters}), which planning
  * applies exactly.
  */
-public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns {
+public final class FloeScanBuilder
+    implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns, SupportsPushDownAggregates {
   private final TableView table;
   private final CaseInsensitiveStringMap options;
   private StructType requested;
   private Predicate[] pushed = new Predicate[0];
   private Expression filter = Expressions.alwaysTrue();
   private final Consumer<FloeScan> onBuild;
+  /** Whether every pushed filter selects whole files (nothing left for Spark to check on rows). */
+  private boolean filterExact = true;
+  private Aggregation answeredAggregation = null;
+  private LocalRowsScan aggregateAnswer = null;
+  private LocalRowsScan pushedAggregate = null;
 
   public FloeScanBuilder(TableView table, CaseInsensitiveStringMap options) {
     this(table, options, null);
@@ -68,6 +76,7 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
       }
       postScan.add(p);
     }
+    this.filterExact = postScan.isEmpty();
     this.filter = combined;
     this.pushed = accepted.toArray(new Predicate[0]);
     return postScan.toArray(new Predicate[0]);
@@ -93,8 +102,36 @@ public final class FloeScanBuilder implements ScanBuilder, SupportsPushDownV2Fil
     this.requested = requiredSchema;
   }
 
+  /**
+   * Spark asks first whether the aggregation can be answered completely (then it drops its own
+   * aggregate), then pushes it: both are answered from manifest metrics or refused (see
+   * {@link AggregatePushDown}); a partial push is never accepted.
+   */
+  @Override
+  public boolean supportCompletePushDown(Aggregation aggregation) {
+    return answer(aggregation) != null;
+  }
+
+  @Override
+  public boolean pushAggregation(Aggregation aggregation) {
+    pushedAggregate = answer(aggregation);
+    return pushedAggregate != null;
+  }
+
+  private LocalRowsScan answer(Aggregation aggregation) {
+    if (aggregation != answeredAggregation) {
+      answeredAggregation = aggregation;
+      aggregateAnswer = onBuild == null && filterExact && options.get(io.floe.spark.util.FileSetRegistry.OPTION) == null
+          && AggregatePushDown.enabled() ? AggregatePushDown.answer(table, filter, aggregation) : null;
+    }
+    return aggregateAnswer;
+  }
+
   @Override
   public Scan build() {
+    if (pushedAggregate != null) {
+      return pushedAggregate;
+    }
     String fileSetId = options.get(io.floe.spark.util.FileSetRegistry.OPTION);
     if (fileSetId != null) {
       return new FileSetScan(table, requested, fileSetId); // a rewrite_data_files file group

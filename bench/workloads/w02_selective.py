@@ -1,0 +1,89 @@
+"""W2 selective scan and metadata answers on D1 (docs/benchmarks.md, "W2"): the same Parquet
+files imported into every engine, then
+
+(a) a 1% range of the clustered ``ss_item_sk`` within one month partition;
+(b) ``count(*)``, ``min(ss_sold_date)``, ``max(ss_sold_date)`` of the whole table, which Floe and
+    Iceberg answer from manifest metrics (aggregate push-down) and plain Parquet by a scan;
+(c) the query of (b) after 5 small appends (about 0.1% of D1 each, the same rows in every
+    engine), which must stay within 10% of (b) (``extra["c_over_b"]``).
+
+Goals: (a) Floe/Iceberg <= 0.8, Floe/Parquet <= 0.5; (b) and (c) Floe/Parquet <= 0.05,
+Floe/Iceberg <= 0.5.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from suite_api import ENGINES, Case, Context, Workload, answer_digest, quote_path
+
+from workloads import datasets
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+#: One month partition (June 2022) and 1% of the items (D1 is sorted by item within each file).
+SELECTIVE = (
+    "SELECT count(*), sum(ss_quantity), sum(ss_net_profit) FROM {table} "
+    f"WHERE ss_item_sk BETWEEN 0 AND {datasets.D1_ITEMS // 100 - 1} "
+    f"AND {datasets.D1_PARTITION} = 202206"
+)
+METADATA = "SELECT count(*), min(ss_sold_date), max(ss_sold_date) FROM {table}"
+APPENDS = 5
+
+
+def prepare(spark: SparkSession, inputs: Path, quick: bool) -> None:
+    datasets.d1(spark, inputs, quick)
+
+
+def _timed(ctx: Context, name: str, query: str, **extra: object) -> Case:
+    rows = ctx.spark.sql(query).collect()
+
+    def action(q: str = query) -> None:
+        ctx.spark.sql(q).collect()
+
+    return ctx.case(name, ctx.time(action), answer=answer_digest(rows), **extra)
+
+
+def _append(ctx: Context, table: str, src: Path, i: int) -> None:
+    """Appends the D1 rows with ``ss_ticket_number % 1000 == i`` (about 0.1%, same everywhere)."""
+    rows = ctx.spark.sql(
+        f"SELECT * FROM parquet.{quote_path(src)} WHERE ss_ticket_number % 1000 = {i}"
+    )
+    if ctx.engine == "parquet":
+        rows.write.mode("append").option("compression", "zstd").partitionBy(
+            datasets.D1_PARTITION
+        ).parquet(str(ctx.table_path("d1")))
+        ctx.refresh("d1")
+        return
+    rows.createOrReplaceTempView("w02_append")
+    ctx.spark.sql(f"INSERT INTO {table} SELECT * FROM w02_append")
+
+
+def run(ctx: Context) -> list[Case]:
+    src = datasets.d1(ctx.spark, ctx.inputs, ctx.quick)
+    table = ctx.import_parquet("d1", src, partition_cols=(datasets.D1_PARTITION,))
+    rows = datasets.d1_rows(ctx.quick)
+    a = _timed(ctx, "a selective 1%", SELECTIVE.format(table=table), rows=rows)
+    b = _timed(ctx, "b count/min/max", METADATA.format(table=table), rows=rows)
+    for i in range(APPENDS):
+        _append(ctx, table, src, i)
+    c = _timed(ctx, "c count/min/max after 5 appends", METADATA.format(table=table), rows=rows)
+    c.extra["c_over_b"] = round(c.median / b.median, 3) if b.median else None
+    return [a, b, c]
+
+
+WORKLOAD = Workload(
+    id="W2",
+    title="Selective scan and metadata answers",
+    family="scan",
+    engines=ENGINES,
+    prepare=prepare,
+    run=run,
+    goals={
+        "a selective 1%": {"iceberg": 0.8, "parquet": 0.5},
+        "b count/min/max": {"parquet": 0.05, "iceberg": 0.5},
+        "c count/min/max after 5 appends": {"parquet": 0.05, "iceberg": 0.5},
+    },
+)

@@ -1,0 +1,186 @@
+"""count(*), count(col), min and max answered from manifest metrics (aggregate push-down).
+
+Every query is checked twice: its answer equals the answer of the same query with push-down
+switched off (a real scan), and its plan says whether metadata answered it (the optimized plan's
+relation outputs ``count(*)``/``min(col)``, the physical plan is a bare LocalTableScan and no
+Spark job runs) or a scan did (a BatchScan).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+SWITCH = "spark.sql.floe.aggregate-push-down.enabled"
+_groups = itertools.count()
+
+
+def _rows(spark: SparkSession, query: str) -> tuple[list[Any], str, str, int]:
+    """The rows, optimized and physical plan, and the number of Spark jobs collecting them ran."""
+    group = f"aggregate-push-down-{next(_groups)}"
+    spark.sparkContext.setJobGroup(group, group)
+    try:
+        df = spark.sql(query)
+        rows = df.collect()
+        execution = df._jdf.queryExecution()
+        optimized, physical = (
+            execution.optimizedPlan().toString(),
+            execution.executedPlan().toString(),
+        )
+    finally:
+        spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
+    jobs = len(spark.sparkContext.statusTracker().getJobIdsForGroup(group))
+    return rows, optimized, physical, jobs
+
+
+def _scanned(spark: SparkSession, query: str) -> list[Any]:
+    spark.conf.set(SWITCH, "false")
+    try:
+        rows, _, physical, _ = _rows(spark, query)
+    finally:
+        spark.conf.unset(SWITCH)
+    assert "BatchScan" in physical, physical
+    return rows
+
+
+def _nan_safe(rows: list[Any]) -> list[Any]:
+    return [tuple("NaN" if isinstance(v, float) and v != v else v for v in r) for r in rows]
+
+
+def check(spark: SparkSession, query: str, *, pushed: bool) -> list[Any]:
+    """Runs ``query``; checks its answer against a scan's and whether metadata answered it."""
+    rows, optimized, physical, jobs = _rows(spark, query)
+    assert _nan_safe(rows) == _nan_safe(_scanned(spark, query)), query
+    if pushed:
+        assert (
+            "RelationV2[count(*)" in optimized
+            or "RelationV2[min(" in optimized
+            or "RelationV2[max(" in optimized
+            or "RelationV2[count(" in optimized
+        ), optimized
+        assert physical.startswith("LocalTableScan"), physical
+        assert jobs == 0, f"{jobs} Spark jobs for a metadata answer: {query}"
+    else:
+        assert "BatchScan" in physical, physical
+    return rows
+
+
+def test_count_min_max_of_every_exact_type_without_a_job(
+    spark: SparkSession, namespace: str
+) -> None:
+    t = f"floe.{namespace}.t"
+    spark.sql(
+        f"CREATE TABLE {t} (id BIGINT, i INT, d DATE, ts TIMESTAMP, dec DECIMAL(10, 2), b BOOLEAN, "
+        "x DOUBLE, s STRING, p INT) USING floe PARTITIONED BY (p)"
+    )
+    for start in (0, 500):
+        spark.sql(
+            f"INSERT INTO {t} SELECT id, IF(id % 5 = 0, NULL, CAST(id AS INT) - 300), "
+            "date_add(DATE '2024-01-01', CAST(id % 97 AS INT)), "
+            "TIMESTAMP '2024-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id * 7), "
+            "CAST(id / 8.0 AS DECIMAL(10, 2)), id % 3 = 0, CAST(id AS DOUBLE) - 0.5, "
+            "concat('s', CAST(id AS STRING)), CAST(id % 4 AS INT) "
+            f"FROM range({start}, {start + 500})"
+        )
+    every = (
+        "count(*), count(i), min(i), max(i), min(id), max(id), min(d), max(d), min(ts), max(ts), "
+        "min(dec), max(dec), min(b), max(b), min(x), max(x), count(s)"
+    )
+    rows = check(spark, f"SELECT {every} FROM {t}", pushed=True)
+    assert rows[0][0] == 1000 and rows[0][1] == 800
+    # a filter that selects whole partitions is applied exactly by planning: still metadata
+    assert check(spark, f"SELECT count(*), min(d) FROM {t} WHERE p = 1", pushed=True)[0][0] == 250
+    assert (
+        check(spark, f"SELECT count(*) AS n FROM {t} WHERE p IN (1, 2)", pushed=True)[0][0] == 500
+    )
+    # expressions over the answers are evaluated on the driver
+    check(spark, f"SELECT count(*) * 2 + 1 AS n, date_add(max(d), 1) FROM {t}", pushed=True)
+    # anything the metrics cannot answer exactly is scanned
+    check(spark, f"SELECT count(*) FROM {t} WHERE id > 10", pushed=False)
+    check(spark, f"SELECT p, count(*) FROM {t} GROUP BY p ORDER BY p", pushed=False)
+    check(spark, f"SELECT count(DISTINCT d), min(id) FROM {t}", pushed=False)
+    check(spark, f"SELECT sum(id), max(id) FROM {t}", pushed=False)
+    check(
+        spark, f"SELECT max(s) FROM {t}", pushed=False
+    )  # string bounds truncated to 16 characters
+
+
+def test_session_switch_turns_it_off(spark: SparkSession, namespace: str) -> None:
+    t = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {t} (id BIGINT) USING floe")
+    spark.sql(f"INSERT INTO {t} SELECT id FROM range(10)")
+    check(spark, f"SELECT count(*), max(id) FROM {t}", pushed=True)
+    plan = spark.sql(f"EXPLAIN EXTENDED SELECT count(*), max(id) FROM {t}").collect()[0][0]
+    assert "RelationV2[count(*)" in plan and "max(id)" in plan, plan
+    spark.conf.set(SWITCH, "false")
+    try:
+        assert "BatchScan" in _rows(spark, f"SELECT count(*) FROM {t}")[2]
+    finally:
+        spark.conf.unset(SWITCH)
+    check(spark, f"SELECT count(*), max(id) FROM {t}", pushed=True)
+
+
+def test_strings_nan_nulls_and_empty_tables(spark: SparkSession, namespace: str) -> None:
+    t = f"floe.{namespace}.t"
+    spark.sql(
+        f"CREATE TABLE {t} (s STRING, x DOUBLE, n INT) USING floe "
+        "TBLPROPERTIES ('write.metadata.metrics.column.s'='full')"
+    )
+    check(
+        spark, f"SELECT count(*), min(s), max(x), min(n) FROM {t}", pushed=True
+    )  # empty: 0, nulls
+    spark.sql(
+        f"INSERT INTO {t} VALUES ('zzzzzzzzzzzzzzzzzzzz-longer-than-16', 1.5, NULL), "
+        "('a', -2.0, NULL), (NULL, NULL, NULL)"
+    )
+    rows = check(
+        spark, f"SELECT min(s), max(s), min(x), max(x), min(n), count(n) FROM {t}", pushed=True
+    )
+    assert rows[0][1] == "zzzzzzzzzzzzzzzzzzzz-longer-than-16" and rows[0][4] is None
+    spark.sql(f"INSERT INTO {t} VALUES ('b', double('NaN'), 1)")
+    assert _nan_safe(check(spark, f"SELECT max(x) FROM {t}", pushed=False)) == [("NaN",)]
+    check(spark, f"SELECT min(x) FROM {t}", pushed=False)
+    check(spark, f"SELECT count(*), max(s), max(n) FROM {t}", pushed=True)
+
+
+def test_deletes(spark: SparkSession, namespace: str) -> None:
+    dv = f"floe.{namespace}.dv"
+    positions = f"floe.{namespace}.positions"
+    copied = f"floe.{namespace}.copied"
+    for t, props in (
+        (dv, "'format-version'='3', 'write.delete.mode'='merge-on-read'"),
+        (positions, "'format-version'='2', 'write.delete.mode'='merge-on-read'"),
+        (copied, "'format-version'='2', 'write.delete.mode'='copy-on-write'"),
+    ):
+        spark.sql(f"CREATE TABLE {t} (id BIGINT) USING floe TBLPROPERTIES ({props})")
+        spark.sql(f"INSERT INTO {t} SELECT id FROM range(100)")
+        spark.sql(f"DELETE FROM {t} WHERE id < 3 OR id = 99")
+    # deletion vectors: count(*) subtracts their cardinality; min/max would see deleted rows
+    assert check(spark, f"SELECT count(*) FROM {dv}", pushed=True) == [(96,)]
+    assert check(spark, f"SELECT count(*), min(id), max(id) FROM {dv}", pushed=False) == [
+        (96, 3, 98)
+    ]
+    # position delete files may repeat positions: scanned
+    assert check(spark, f"SELECT count(*) FROM {positions}", pushed=False) == [(96,)]
+    assert check(spark, f"SELECT count(*), min(id), max(id) FROM {copied}", pushed=True) == [
+        (96, 3, 98)
+    ]
+
+
+def test_partition_evolution_and_time_travel(spark: SparkSession, namespace: str) -> None:
+    t = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {t} (id BIGINT, p INT, q INT) USING floe PARTITIONED BY (p)")
+    spark.sql(f"INSERT INTO {t} SELECT id, CAST(id % 3 AS INT), CAST(id % 5 AS INT) FROM range(60)")
+    first = spark.sql(f"SELECT snapshot_id FROM {t}.snapshots").collect()[0][0]
+    spark.sql(f"ALTER TABLE {t} ADD PARTITION FIELD q")
+    spark.sql(
+        f"INSERT INTO {t} SELECT id, CAST(id % 3 AS INT), CAST(id % 5 AS INT) FROM range(60, 90)"
+    )
+    assert check(spark, f"SELECT count(*), max(id) FROM {t} WHERE p = 2", pushed=True) == [(30, 89)]
+    # q is a partition field of the new spec only: files of the old spec need a row filter
+    check(spark, f"SELECT count(*) FROM {t} WHERE q = 1", pushed=False)
+    old = check(spark, f"SELECT count(*), max(id) FROM {t} VERSION AS OF {first}", pushed=True)
+    assert old == [(60, 59)]
