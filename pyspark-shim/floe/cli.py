@@ -45,7 +45,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             command = _server_command(connect_command, args, passthrough)
             return run_in_foreground(command, f"sc://{_url_host(args.host)}:{args.port}")
         if args.command == "inspect":
-            print(json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json))
+            if args.json:
+                print(json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json))
+            else:
+                from floe.inspect.report import table_report
+
+                print(table_report(args.path, args.snapshot))
             return 0
         if args.command == "indexes":
             summary = indexes_summary(args.path, args.snapshot, args.index, args.value, args.prefix)
@@ -113,11 +118,16 @@ def _parser() -> argparse.ArgumentParser:
 
     inspect = commands.add_parser(
         "inspect",
-        help="print a table's metadata, snapshots and live files as JSON (bytes as hex)",
+        help="print a readable summary of a table: schema, partitioning, snapshots, files per "
+        "partition, delete files, statistics and indexes (--json: metadata, snapshots and live "
+        "files as JSON, bytes as hex)",
         allow_abbrev=False,
     )
     inspect.add_argument("path", help="table location (path or file: URI)")
     inspect.add_argument("--snapshot", type=int, default=None, help="snapshot id (default current)")
+    inspect.add_argument(
+        "--json", action="store_true", help="print the machine form (JSON) instead of the summary"
+    )
 
     indexes = commands.add_parser(
         "indexes",
