@@ -171,9 +171,37 @@ def _conf_args(warehouse: str, catalog: str, default: bool) -> list[str]:
 
 
 def spark_sql_command(warehouse: str, catalog: str, passthrough: Sequence[str]) -> list[str]:
-    """Return the spark-sql command line with Floe configured as the default catalog."""
+    """Return the spark-sql command line with Floe configured as the default catalog, and Floe's
+    progress lines (logger ``io.floe.progress``) shown on stderr."""
     script = spark_home() / "bin" / "spark-sql"
-    return ["bash", str(script), *_conf_args(warehouse, catalog, default=True), *passthrough]
+    return [
+        "bash", str(script), *_conf_args(warehouse, catalog, default=True),
+        *_with_progress_logging(passthrough),
+    ]  # fmt: skip
+
+
+#: The log4j2 configuration of `floe sql`: Spark's shell level, and Floe's progress at INFO.
+SQL_LOGGING = Path(__file__).with_name("log4j2-sql.properties")
+_DRIVER_OPTIONS_CONF = "spark.driver.extraJavaOptions="
+
+
+def _with_progress_logging(passthrough: Sequence[str]) -> list[str]:
+    """``passthrough`` with ``-Dlog4j2.configurationFile`` naming SQL_LOGGING added to the driver's
+    Java options (the user's own options kept; a log4j2 configuration of theirs wins)."""
+    option = f"-Dlog4j2.configurationFile={SQL_LOGGING.as_uri()}"
+    args = list(passthrough)
+    merged = False
+    for i in range(len(args) - 1):
+        given = args[i + 1]
+        if args[i] == "--driver-java-options":
+            args[i + 1] = given if "log4j2.configurationFile" in given else f"{option} {given}"
+            merged = True
+        elif args[i] == "--conf" and given.startswith(_DRIVER_OPTIONS_CONF):
+            value = given[len(_DRIVER_OPTIONS_CONF) :]
+            if "log4j2.configurationFile" not in value:
+                args[i + 1] = f"{_DRIVER_OPTIONS_CONF}{option} {value}"
+            merged = True
+    return args if merged else ["--driver-java-options", option, *args]
 
 
 #: hive.server2.authentication values that check no password.
