@@ -417,6 +417,22 @@ def test_cli_inspect_missing_table(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "Cannot find table metadata" in capsys.readouterr().err
 
 
+def test_cli_sql_shows_floe_progress_and_keeps_the_users_java_options(jar: Path) -> None:
+    option = f"-Dlog4j2.configurationFile={cli.SQL_LOGGING.as_uri()}"
+    assert cli.SQL_LOGGING.is_file()
+    sql = cli.spark_sql_command("/w", "floe", ["-e", "SELECT 1"])
+    assert sql[sql.index("--driver-java-options") + 1] == option
+    given = cli.spark_sql_command("/w", "floe", ["--driver-java-options", "-Xss4m", "-e", "x"])
+    assert given.count("--driver-java-options") == 1
+    assert given[given.index("--driver-java-options") + 1] == f"{option} -Xss4m"
+    conf = cli.spark_sql_command("/w", "floe", ["--conf", "spark.driver.extraJavaOptions=-Da=1"])
+    assert "--driver-java-options" not in conf
+    assert conf[-1] == f"spark.driver.extraJavaOptions={option} -Da=1"
+    # a log4j2 configuration of the user's own wins
+    mine = ["--driver-java-options", "-Dlog4j2.configurationFile=/my.properties"]
+    assert cli.spark_sql_command("/w", "floe", mine)[-2:] == mine
+
+
 def test_cli_passes_unknown_arguments_through() -> None:
     args, rest = cli._parser().parse_known_args(
         ["sql", "--warehouse", "w", "-e", "SELECT 1", "--conf", "spark.x=y"]

@@ -46,7 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_in_foreground(command, f"sc://{_url_host(args.host)}:{args.port}")
         if args.command == "inspect":
             if args.json:
-                print(json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json))
+                print(
+                    json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json)
+                )
             else:
                 from floe.inspect.report import table_report
 

@@ -140,7 +140,7 @@ def _refs_by_snapshot(metadata: Mapping[str, Any]) -> dict[int, list[str]]:
 def _snapshot_line(snapshot: Mapping[str, Any], refs: Mapping[int, Sequence[str]]) -> str:
     summary = snapshot.get("summary", {})
     when = datetime.datetime.fromtimestamp(
-        int(snapshot.get("timestamp-ms", 0)) / 1000, tz=datetime.timezone.utc
+        int(snapshot.get("timestamp-ms", 0)) / 1000, tz=datetime.UTC
     ).strftime("%Y-%m-%d %H:%M:%S UTC")
     counts = ", ".join(
         f"{label} {summary[key]}"
@@ -159,7 +159,9 @@ def _snapshot_line(snapshot: Mapping[str, Any], refs: Mapping[int, Sequence[str]
             f"{'  ' + counts if counts else ''}")  # fmt: skip
 
 
-def _data_files(files: Sequence[Mapping[str, Any]], snapshot: Mapping[str, Any] | None) -> list[str]:
+def _data_files(
+    files: Sequence[Mapping[str, Any]], snapshot: Mapping[str, Any] | None
+) -> list[str]:
     data = [f for f in files if f.get("content", 0) == _DATA]
     if snapshot is None:
         return []
@@ -232,14 +234,17 @@ def _statistics(
     wanted = None if snapshot is None else int(snapshot["snapshot-id"])
     mine = [e for e in entries if e.get("snapshot-id") == wanted]
     others = len(entries) - len(mine)
+    partitions = f", {len(partition_stats)} partition statistics files" if partition_stats else ""
     out = ["", f"Statistics files {len(mine)} for this snapshot, {others} for other snapshots"
-               f"{f', {len(partition_stats)} partition statistics files' if partition_stats else ''}"]  # fmt: skip
+               f"{partitions}"]  # fmt: skip
     for entry in mine:
         by_type: dict[str, list[str]] = {}
         for blob in entry.get("blob-metadata", []):
             columns = by_type.setdefault(str(blob.get("type")), [])
             columns += [names.get(int(i), f"field {i}") for i in blob.get("fields", [])]
-        out.append(f"  {entry.get('statistics-path')} ({_size(int(entry.get('file-size-in-bytes', 0)))})")
+        out.append(
+            f"  {entry.get('statistics-path')} ({_size(int(entry.get('file-size-in-bytes', 0)))})"
+        )
         for blob_type, columns in by_type.items():
             out.append(f"    {blob_type}: {', '.join(columns) or '(no columns)'}")
     if not mine:
