@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 
 SESSIONS = 4
 INSERTS = 25
-#: What a client must never see in an error message: a Java stack trace.
+#: Where the server's stack trace starts in a JDBC error message (docs/jdbc.md, 'Errors').
 STACK_FRAME = "\n\tat "
+#: How the message of a failed statement starts: the error class, then the exception's text.
+MESSAGE_START = "org.apache.hive.service.cli.HiveSQLException: Error running query: [{}] "
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +56,8 @@ def port(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 
 def _connect(spark: SparkSession, port: int) -> Any:
-    """A new JDBC connection (Hive's driver in this session's JVM), retried while the server warms up."""
+    """A new JDBC connection (Hive's driver in this session's JVM), retried while the server
+    warms up."""
     jvm: Any = spark._jvm
     properties = jvm.java.util.Properties()
     properties.setProperty("user", "floe")
@@ -102,7 +105,7 @@ class JdbcError:
 
 
 def _jdbc_error(connection: Any, sql: str) -> JdbcError:
-    with pytest.raises(Exception) as raised:  # noqa: PT011 - py4j's Py4JJavaError, checked below
+    with pytest.raises(Exception) as raised:
         _execute(connection, sql)
     return JdbcError(raised.value)
 
@@ -138,9 +141,12 @@ def test_four_jdbc_sessions_insert_into_one_table_at_once(
 ) -> None:
     table = f"floe.{namespace}.sessions"
     admin = _connect(spark, port)
-    _execute(admin, f"CREATE TABLE {table} (session INT, n INT) USING floe "
-                    "TBLPROPERTIES ('commit.retry.num-retries' = '50', "
-                    "'commit.retry.min-wait-ms' = '10', 'commit.retry.max-wait-ms' = '200')")  # fmt: skip
+    _execute(
+        admin,
+        f"CREATE TABLE {table} (session INT, n INT) USING floe TBLPROPERTIES "
+        "('commit.retry.num-retries' = '50', 'commit.retry.min-wait-ms' = '10', "
+        "'commit.retry.max-wait-ms' = '200')",
+    )
 
     def insert(connection: Any, session: int) -> None:
         for n in range(INSERTS):
@@ -190,44 +196,64 @@ def test_a_conflict_that_exhausts_retries_reaches_the_client_as_a_clear_error(
         assert "[FLOE_COMMIT_CONFLICT]" in error.message, error.message
         assert error.sql_state == "40001", (error.sql_state, error.message)
         assert f"{namespace}.noretry" in error.message, error.message
-        assert STACK_FRAME not in error.message, error.message
+        assert error.message.startswith(MESSAGE_START.format("FLOE_COMMIT_CONFLICT"))
+        _check_message_precedes_stack_trace(error, f"{namespace}.noretry")
     admin.close()
-    print(f"no-retry inserts: {len(landed)} landed, {len(errors)} refused with FLOE_COMMIT_CONFLICT")
+    print(
+        f"no-retry inserts: {len(landed)} landed, {len(errors)} refused with FLOE_COMMIT_CONFLICT"
+    )
 
 
-# (statement, error class, SQLSTATE, text the message must hold); {t} is a table with (id INT, s STRING)
+# (statement, error class, SQLSTATE, text the message must hold);
+# {t} is a table with (id INT, s STRING) and one row
 ERRORS = {
     "missing table": (
         "SELECT * FROM floe.{ns}.nope",
-        "TABLE_OR_VIEW_NOT_FOUND", "42P01", "{ns}.nope",
+        "TABLE_OR_VIEW_NOT_FOUND",
+        "42P01",
+        "`{ns}`.`nope` cannot be found",
     ),
     "missing namespace": (
-        "CREATE TABLE floe.{ns}_missing.x.y (id INT)",
-        None, None, "{ns}_missing",
+        "CREATE TABLE floe.{ns}_missing.y (id INT) USING floe",
+        "SCHEMA_NOT_FOUND",
+        "42704",
+        "{ns}_missing",
     ),
     "bad table property": (
         "ALTER TABLE {t} SET TBLPROPERTIES ('write.format.default' = 'csv')",
-        "FLOE_TABLE_PROPERTY_INVALID", "22023", "write.format.default",
+        "FLOE_TABLE_PROPERTY_INVALID",
+        "22023",
+        "write.format.default",
     ),
     "schema mismatch on insert": (
         "INSERT INTO {t} VALUES (1, 'a', 'extra')",
-        "INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS", "21S01", "{ns}",
+        "INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS",
+        "21S01",
+        "{ns}",
     ),
     "bad procedure argument": (
         "CALL floe.system.expire_snapshots(table => '{ns}.t', retain_last => 0)",
-        "FLOE_PROCEDURE_ARGUMENT_INVALID", "22023", "retain_last",
+        "FLOE_PROCEDURE_ARGUMENT_INVALID",
+        "22023",
+        "retain_last",
     ),
     "unknown procedure": (
         "CALL floe.system.no_such_procedure(table => '{ns}.t')",
-        None, None, "no_such_procedure",
+        "FLOE_PROCEDURE_NOT_FOUND",
+        "42883",
+        "no_such_procedure",
     ),
-    "bad write option": (
+    "bad procedure option": (
         "CALL floe.system.rewrite_data_files(table => '{ns}.t', strategy => 'zorder-please')",
-        "FLOE_PROCEDURE_ARGUMENT_INVALID", "22023", "zorder-please",
+        "FLOE_PROCEDURE_ARGUMENT_INVALID",
+        "22023",
+        "zorder-please",
     ),
     "missing column": (
         "SELECT nope FROM {t}",
-        "UNRESOLVED_COLUMN.WITH_SUGGESTION", "42703", "nope",
+        "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+        "42703",
+        "nope",
     ),
 }
 
@@ -237,10 +263,8 @@ def test_errors_reach_jdbc_clients_with_floe_message_and_error_class(
     spark: SparkSession, port: int, namespace: str, case: str
 ) -> None:
     sql, condition, sql_state, text = (
-        None if s is None else s.replace("{ns}", namespace).replace("{t}", f"floe.{namespace}.t")
-        for s in ERRORS[case]
+        s.replace("{ns}", namespace).replace("{t}", f"floe.{namespace}.t") for s in ERRORS[case]
     )
-    assert sql is not None and text is not None
     connection = _connect(spark, port)
     try:
         _execute(connection, f"CREATE TABLE floe.{namespace}.t (id INT, s STRING) USING floe")
@@ -249,13 +273,13 @@ def test_errors_reach_jdbc_clients_with_floe_message_and_error_class(
     finally:
         connection.close()
     assert error.java_class.endswith("SQLException"), error.java_class
-    assert STACK_FRAME not in error.message, error.message
-    assert text in error.message, error.message
-    if condition is not None:
-        assert f"[{condition}]" in error.message, error.message
-        assert error.sql_state == sql_state, (error.sql_state, error.message)
-    else:
-        # whatever the class, it is named in brackets and the SQLSTATE is a real one
-        assert error.message.count("[") >= 1 and error.sql_state not in ("None", "HY000"), (
-            error.sql_state, error.message
-        )  # fmt: skip
+    assert error.message.startswith(MESSAGE_START.format(condition)), error.message[:2000]
+    assert error.sql_state == sql_state, (error.sql_state, error.message[:2000])
+    _check_message_precedes_stack_trace(error, text)
+
+
+def _check_message_precedes_stack_trace(error: JdbcError, text: str) -> None:
+    """The message names what is wrong (``text``) before any line of the server's stack trace."""
+    frame = error.message.find(STACK_FRAME)
+    head = error.message if frame < 0 else error.message[:frame]
+    assert text in head, error.message[:2000]
