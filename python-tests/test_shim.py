@@ -433,6 +433,25 @@ def test_cli_sql_shows_floe_progress_and_keeps_the_users_java_options(jar: Path)
     assert cli.spark_sql_command("/w", "floe", mine)[-2:] == mine
 
 
+def test_cli_thriftserver_puts_floe_on_the_driver_class_path(jar: Path) -> None:
+    """Floe classes must come from the application class loader, not from a JDBC session's
+    (closed with the session): test_jdbc_sessions.py shows the failure without it."""
+
+    def class_path(command: list[str]) -> list[str]:
+        assert command.count("--driver-class-path") == 1, command
+        return command[command.index("--driver-class-path") + 1].split(os.pathsep)
+
+    plain = cli.thriftserver_command("/w", "floe", 1, "localhost", [])
+    assert class_path(plain) == [str(jar)]
+    given = cli.thriftserver_command("/w", "floe", 1, "localhost", ["--driver-class-path", "/x"])
+    assert class_path(given) == [str(jar), "/x"]
+    conf = cli.thriftserver_command(
+        "/w", "floe", 1, "localhost", ["--conf", "spark.driver.extraClassPath=/y"]
+    )
+    assert "--driver-class-path" not in conf
+    assert f"spark.driver.extraClassPath={jar}{os.pathsep}/y" in conf
+
+
 def test_cli_passes_unknown_arguments_through() -> None:
     args, rest = cli._parser().parse_known_args(
         ["sql", "--warehouse", "w", "-e", "SELECT 1", "--conf", "spark.x=y"]

@@ -266,12 +266,38 @@ def thriftserver_command(
         "--name",
         "Floe Thrift JDBC/ODBC server",
         *_conf_args(warehouse, catalog, default=False),
-        *passthrough,
+        *_with_floe_on_driver_class_path(passthrough),
         "--hiveconf",
         f"hive.server2.thrift.port={port}",
         "--hiveconf",
         f"hive.server2.thrift.bind.host={host}",
     ]
+
+
+_DRIVER_CLASS_PATH_CONF = "spark.driver.extraClassPath="
+
+
+def _with_floe_on_driver_class_path(passthrough: Sequence[str]) -> list[str]:
+    """``passthrough`` with the Floe jar first on the driver's class path (the user's kept).
+
+    In the Thrift server, a statement a client runs synchronously (PyHive does) loads classes
+    through its JDBC session's class loader, which Spark closes with the session: Floe classes
+    first loaded there could no longer be loaded by any later statement (NoClassDefFoundError).
+    On the driver's class path they are defined by the application class loader, once for all
+    sessions (docs/jdbc.md, 'Class loading')."""
+    from floe.spark import jar_path
+
+    jar = jar_path()
+    args = list(passthrough)
+    for i in range(len(args) - 1):
+        if args[i] == "--driver-class-path":
+            args[i + 1] = f"{jar}{os.pathsep}{args[i + 1]}"
+            return args
+        if args[i] == "--conf" and args[i + 1].startswith(_DRIVER_CLASS_PATH_CONF):
+            given = args[i + 1][len(_DRIVER_CLASS_PATH_CONF) :]
+            args[i + 1] = f"{_DRIVER_CLASS_PATH_CONF}{jar}{os.pathsep}{given}"
+            return args
+    return ["--driver-class-path", jar, *args]
 
 
 def _hiveconf(passthrough: Sequence[str], key: str) -> str | None:
