@@ -368,7 +368,7 @@ def test_read_puffin_rejects_bad_magic(tmp_path: Path) -> None:
 
 
 def test_cli_inspect_prints_json(table: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["inspect", table["location"]]) == 0
+    assert cli.main(["inspect", table["location"], "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["metadata-file"].endswith("v3.metadata.json")
     assert [s["snapshot-id"] for s in printed["snapshots"]] == table["snapshots"]
@@ -378,9 +378,78 @@ def test_cli_inspect_prints_json(table: dict[str, Any], capsys: pytest.CaptureFi
     assert ap["lower_bounds"]["1"] == struct.pack("<q", 4).hex()
 
 
+def test_cli_inspect_prints_a_readable_summary_by_default(
+    table: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["inspect", table["location"]]) == 0
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    assert lines[0] == f"Table            {table['location']}"
+    assert "Format version   2" in lines
+    assert any(line.split() == ["1", "id", "long", "optional"] for line in lines), text
+    assert "Partition spec   id 0: region = identity(region)" in lines
+    assert "Sort order       id 0: unsorted" in lines
+    newest = table["snapshots"][-1]
+    assert any(line.startswith(f"Current snapshot {newest} [branch main]  ") and "append" in line
+               for line in lines), text  # fmt: skip
+    assert "Recent snapshots 2 of 2, newest first" in lines
+    assert next(i for i, line in enumerate(lines) if line.startswith(f"  {newest}")) < next(
+        i for i, line in enumerate(lines) if line.startswith(f"  {table['snapshots'][0]}")
+    )
+    assert any(line.startswith("Data files       3 files, 4 rows,") and line.endswith(
+        "in 3 partitions") for line in lines), text  # fmt: skip
+    eu = next(line for line in lines if line.strip().startswith("region=eu"))
+    assert eu.split()[1:3] == ["1", "2"], eu  # one file of two rows
+    assert "Delete files" in lines
+    assert any(line.split()[:4] == ["position", "delete", "files", "0"] for line in lines), text
+    assert "Statistics files 0 for this snapshot, 0 for other snapshots" in lines
+    assert "Indexes          0" in lines
+    assert not text.lstrip().startswith("{")
+    # an older snapshot: its own files, and it is named as the one shown
+    assert cli.main(["inspect", table["location"], "--snapshot", str(table["snapshots"][0])]) == 0
+    older = capsys.readouterr().out
+    assert f"Snapshot shown   {table['snapshots'][0]}" in older
+    assert "Data files       2 files, 3 rows," in older
+
+
 def test_cli_inspect_missing_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["inspect", str(tmp_path)]) == 1
     assert "Cannot find table metadata" in capsys.readouterr().err
+
+
+def test_cli_sql_shows_floe_progress_and_keeps_the_users_java_options(jar: Path) -> None:
+    option = f"-Dlog4j2.configurationFile={cli.SQL_LOGGING.as_uri()}"
+    assert cli.SQL_LOGGING.is_file()
+    sql = cli.spark_sql_command("/w", "floe", ["-e", "SELECT 1"])
+    assert sql[sql.index("--driver-java-options") + 1] == option
+    given = cli.spark_sql_command("/w", "floe", ["--driver-java-options", "-Xss4m", "-e", "x"])
+    assert given.count("--driver-java-options") == 1
+    assert given[given.index("--driver-java-options") + 1] == f"{option} -Xss4m"
+    conf = cli.spark_sql_command("/w", "floe", ["--conf", "spark.driver.extraJavaOptions=-Da=1"])
+    assert "--driver-java-options" not in conf
+    assert conf[-1] == f"spark.driver.extraJavaOptions={option} -Da=1"
+    # a log4j2 configuration of the user's own wins
+    mine = ["--driver-java-options", "-Dlog4j2.configurationFile=/my.properties"]
+    assert cli.spark_sql_command("/w", "floe", mine)[-2:] == mine
+
+
+def test_cli_thriftserver_puts_floe_on_the_driver_class_path(jar: Path) -> None:
+    """Floe classes must come from the application class loader, not from a JDBC session's
+    (closed with the session): test_jdbc_sessions.py shows the failure without it."""
+
+    def class_path(command: list[str]) -> list[str]:
+        assert command.count("--driver-class-path") == 1, command
+        return command[command.index("--driver-class-path") + 1].split(os.pathsep)
+
+    plain = cli.thriftserver_command("/w", "floe", 1, "localhost", [])
+    assert class_path(plain) == [str(jar)]
+    given = cli.thriftserver_command("/w", "floe", 1, "localhost", ["--driver-class-path", "/x"])
+    assert class_path(given) == [str(jar), "/x"]
+    conf = cli.thriftserver_command(
+        "/w", "floe", 1, "localhost", ["--conf", "spark.driver.extraClassPath=/y"]
+    )
+    assert "--driver-class-path" not in conf
+    assert f"spark.driver.extraClassPath={jar}{os.pathsep}/y" in conf
 
 
 def test_cli_passes_unknown_arguments_through() -> None:

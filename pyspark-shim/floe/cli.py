@@ -45,7 +45,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             command = _server_command(connect_command, args, passthrough)
             return run_in_foreground(command, f"sc://{_url_host(args.host)}:{args.port}")
         if args.command == "inspect":
-            print(json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json))
+            if args.json:
+                print(
+                    json.dumps(inspect_summary(args.path, args.snapshot), indent=2, default=_json)
+                )
+            else:
+                from floe.inspect.report import table_report
+
+                print(table_report(args.path, args.snapshot))
             return 0
         if args.command == "indexes":
             summary = indexes_summary(args.path, args.snapshot, args.index, args.value, args.prefix)
@@ -113,11 +120,16 @@ def _parser() -> argparse.ArgumentParser:
 
     inspect = commands.add_parser(
         "inspect",
-        help="print a table's metadata, snapshots and live files as JSON (bytes as hex)",
+        help="print a readable summary of a table: schema, partitioning, snapshots, files per "
+        "partition, delete files, statistics and indexes (--json: metadata, snapshots and live "
+        "files as JSON, bytes as hex)",
         allow_abbrev=False,
     )
     inspect.add_argument("path", help="table location (path or file: URI)")
     inspect.add_argument("--snapshot", type=int, default=None, help="snapshot id (default current)")
+    inspect.add_argument(
+        "--json", action="store_true", help="print the machine form (JSON) instead of the summary"
+    )
 
     indexes = commands.add_parser(
         "indexes",
@@ -161,9 +173,37 @@ def _conf_args(warehouse: str, catalog: str, default: bool) -> list[str]:
 
 
 def spark_sql_command(warehouse: str, catalog: str, passthrough: Sequence[str]) -> list[str]:
-    """Return the spark-sql command line with Floe configured as the default catalog."""
+    """Return the spark-sql command line with Floe configured as the default catalog, and Floe's
+    progress lines (logger ``io.floe.progress``) shown on stderr."""
     script = spark_home() / "bin" / "spark-sql"
-    return ["bash", str(script), *_conf_args(warehouse, catalog, default=True), *passthrough]
+    return [
+        "bash", str(script), *_conf_args(warehouse, catalog, default=True),
+        *_with_progress_logging(passthrough),
+    ]  # fmt: skip
+
+
+#: The log4j2 configuration of `floe sql`: Spark's shell level, and Floe's progress at INFO.
+SQL_LOGGING = Path(__file__).with_name("log4j2-sql.properties")
+_DRIVER_OPTIONS_CONF = "spark.driver.extraJavaOptions="
+
+
+def _with_progress_logging(passthrough: Sequence[str]) -> list[str]:
+    """``passthrough`` with ``-Dlog4j2.configurationFile`` naming SQL_LOGGING added to the driver's
+    Java options (the user's own options kept; a log4j2 configuration of theirs wins)."""
+    option = f"-Dlog4j2.configurationFile={SQL_LOGGING.as_uri()}"
+    args = list(passthrough)
+    merged = False
+    for i in range(len(args) - 1):
+        given = args[i + 1]
+        if args[i] == "--driver-java-options":
+            args[i + 1] = given if "log4j2.configurationFile" in given else f"{option} {given}"
+            merged = True
+        elif args[i] == "--conf" and given.startswith(_DRIVER_OPTIONS_CONF):
+            value = given[len(_DRIVER_OPTIONS_CONF) :]
+            if "log4j2.configurationFile" not in value:
+                args[i + 1] = f"{_DRIVER_OPTIONS_CONF}{option} {value}"
+            merged = True
+    return args if merged else ["--driver-java-options", option, *args]
 
 
 #: hive.server2.authentication values that check no password.
@@ -226,12 +266,38 @@ def thriftserver_command(
         "--name",
         "Floe Thrift JDBC/ODBC server",
         *_conf_args(warehouse, catalog, default=False),
-        *passthrough,
+        *_with_floe_on_driver_class_path(passthrough),
         "--hiveconf",
         f"hive.server2.thrift.port={port}",
         "--hiveconf",
         f"hive.server2.thrift.bind.host={host}",
     ]
+
+
+_DRIVER_CLASS_PATH_CONF = "spark.driver.extraClassPath="
+
+
+def _with_floe_on_driver_class_path(passthrough: Sequence[str]) -> list[str]:
+    """``passthrough`` with the Floe jar first on the driver's class path (the user's kept).
+
+    In the Thrift server, a statement a client runs synchronously (PyHive does) loads classes
+    through its JDBC session's class loader, which Spark closes with the session: Floe classes
+    first loaded there could no longer be loaded by any later statement (NoClassDefFoundError).
+    On the driver's class path they are defined by the application class loader, once for all
+    sessions (docs/jdbc.md, 'Class loading')."""
+    from floe.spark import jar_path
+
+    jar = jar_path()
+    args = list(passthrough)
+    for i in range(len(args) - 1):
+        if args[i] == "--driver-class-path":
+            args[i + 1] = f"{jar}{os.pathsep}{args[i + 1]}"
+            return args
+        if args[i] == "--conf" and args[i + 1].startswith(_DRIVER_CLASS_PATH_CONF):
+            given = args[i + 1][len(_DRIVER_CLASS_PATH_CONF) :]
+            args[i + 1] = f"{_DRIVER_CLASS_PATH_CONF}{jar}{os.pathsep}{given}"
+            return args
+    return ["--driver-class-path", jar, *args]
 
 
 def _hiveconf(passthrough: Sequence[str], key: str) -> str | None:

@@ -7,4 +7,9 @@ package io.floe.format.maintenance;
 public record DeletionCounts(long dataFiles, long positionDeleteFiles, long equalityDeleteFiles, long manifests,
     long manifestLists, long statisticsFiles, long failures) {
   public static final DeletionCounts NONE = new DeletionCounts(0, 0, 0, 0, 0, 0, 0);
+
+  /** Files deleted, all kinds together (failures not included). */
+  public long deleted() {
+    return dataFiles + positionDeleteFiles + equalityDeleteFiles + manifests + manifestLists + statisticsFiles;
+  }
 }

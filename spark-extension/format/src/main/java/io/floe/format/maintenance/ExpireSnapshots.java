@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * Expires snapshots (spec: snapshot retention). Which snapshots go:
@@ -58,6 +59,7 @@ public final class ExpireSnapshots {
   private boolean cleanExpiredFiles = true;
   private int threads = FileDeleter.DEFAULT_THREADS;
   private Long now;
+  private Consumer<String> phases = phase -> { };
 
   public ExpireSnapshots(TableOperations ops) {
     this.ops = ops;
@@ -111,6 +113,15 @@ public final class ExpireSnapshots {
     return this;
   }
 
+  /**
+   * Tells {@code listener} each phase as it ends, with its counts: the plan (snapshots to expire, files
+   * to delete), the commit, the deletes. Engines log these lines as progress.
+   */
+  public ExpireSnapshots onPhase(Consumer<String> listener) {
+    this.phases = listener;
+    return this;
+  }
+
   /** What was expired and deleted. */
   public record Result(Set<Long> expiredSnapshotIds, CleanupPlan plan, DeletionCounts counts) {}
 
@@ -131,12 +142,15 @@ public final class ExpireSnapshots {
       base.snapshots().stream().filter(s -> updated.snapshot(s.snapshotId()) == null)
           .forEach(s -> expired.add(s.snapshotId()));
       if (updated == base) {
+        phases.accept("planned 0 snapshots to expire: nothing to do");
         return new Result(expired, null, DeletionCounts.NONE);
       }
       CleanupPlan plan = cleanExpiredFiles ? ExpiredFileCleanup.plan(ops.io(), base, updated) : null;
       if (plan != null) {
         plan.checkInside();
       }
+      phases.accept("planned " + expired.size() + " snapshots to expire, "
+          + (plan == null ? "no file deletes" : plan.files().size() + " files to delete"));
       try {
         ops.commit(base, updated);
       } catch (CommitFailedException e) {
@@ -151,7 +165,15 @@ public final class ExpireSnapshots {
             + ": the commit outcome is unknown, so no file was deleted; check the table's current metadata and run "
             + "expire_snapshots again", e);
       }
+      phases.accept("committed" + (attempt > 0 ? " after " + attempt + " retries" : ""));
       DeletionCounts counts = plan == null ? DeletionCounts.NONE : FileDeleter.delete(ops.io(), plan, threads);
+      if (plan != null) {
+        phases.accept("deleted " + counts.deleted() + " of " + plan.files().size() + " files ("
+            + counts.dataFiles() + " data, " + counts.positionDeleteFiles() + " position delete, "
+            + counts.equalityDeleteFiles() + " equality delete, " + counts.manifests() + " manifests, "
+            + counts.manifestLists() + " manifest lists, " + counts.statisticsFiles() + " statistics; "
+            + counts.failures() + " failed)");
+      }
       return new Result(expired, plan, counts);
     }
   }

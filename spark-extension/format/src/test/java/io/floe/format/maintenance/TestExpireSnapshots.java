@@ -212,6 +212,39 @@ public class TestExpireSnapshots {
   }
 
   @Test
+  public void eachPhaseIsReportedWithItsCounts() {
+    new OverwriteFiles(table.ops).deleteFile(files.get(0).path()).addFile(table.dataFile()).commit();
+    List<String> phases = new ArrayList<>();
+    ExpireSnapshots.Result result = expire().now(System.currentTimeMillis() + 10)
+        .expireOlderThan(System.currentTimeMillis() + 5).onPhase(phases::add).commit();
+    long planned = result.plan().files().size();
+    assertEquals(List.of(
+        "planned 5 snapshots to expire, " + planned + " files to delete",
+        "committed",
+        "deleted " + planned + " of " + planned + " files (1 data, 0 position delete, 0 equality delete, "
+            + result.counts().manifests() + " manifests, 5 manifest lists, 0 statistics; 0 failed)"), phases);
+    assertEquals(planned, result.counts().deleted());
+
+    phases.clear();
+    expire().onPhase(phases::add).commit();
+    assertEquals(List.of("planned 0 snapshots to expire: nothing to do"), phases);
+  }
+
+  @Test
+  public void aRetriedExpiryReportsThePlanOfEachAttempt() throws Exception {
+    DataFile late = table.dataFile();
+    touch(late.path());
+    TableOperations racing =
+        RacingTableOperations.racing(table.ops, () -> new AppendFiles(table.ops).appendFile(late).commit());
+    List<String> phases = new ArrayList<>();
+    new ExpireSnapshots(racing).now(ts(4) + 10).expireOlderThan(ts(3)).onPhase(phases::add).commit();
+    assertEquals(List.of("planned 3 snapshots to expire, 3 files to delete",
+        "planned 3 snapshots to expire, 3 files to delete", "committed after 1 retries",
+        "deleted 3 of 3 files (0 data, 0 position delete, 0 equality delete, 0 manifests, 3 manifest lists, "
+            + "0 statistics; 0 failed)"), phases);
+  }
+
+  @Test
   public void overwrittenDataFilesAreDeletedOnceNoSnapshotReachesThem() {
     new OverwriteFiles(table.ops).deleteFile(files.get(0).path()).addFile(table.dataFile()).commit();
     ExpireSnapshots.Result result = expire().now(System.currentTimeMillis() + 10)

@@ -22,6 +22,7 @@ import io.floe.format.scan.TableScan;
 import io.floe.format.sql.SqlTokens;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
+import io.floe.spark.util.PhaseLog;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -108,10 +109,16 @@ public final class TableIndexes {
     }
     Snapshot snapshot = base.currentSnapshot();
     List<IndexSegment> segments = new ArrayList<>();
+    PhaseLog progress = PhaseLog.start("create_index " + name, tableName);
     if (snapshot != null) {
       List<FileScanTask> tasks = TableScan.of(ops.io(), base).useSnapshot(snapshot).planFiles().tasks();
+      progress.phase("planned " + tasks.size() + " data files of snapshot " + snapshot.snapshotId() + " to index ("
+          + indexType.typeName() + " on " + columnName + ")");
       String columnSql = column(base, field.fieldId());
       segments = IndexBuildJob.build(spark, target(), definition.build(), field.type(), columnSql, snapshot, tasks);
+      progress.phase("built " + segments.size() + " segments: "
+          + segments.stream().mapToLong(IndexSegment::entryCount).sum() + " keys, "
+          + segments.stream().mapToLong(IndexSegment::fileSizeInBytes).sum() + " bytes");
     }
     segments.forEach(definition::addSegment);
     TableIndex index = definition.build();
@@ -131,6 +138,7 @@ public final class TableIndexes {
       IndexFiles.deleteQuietly(ops.io(), segments);
       throw e;
     }
+    progress.phase("committed the index list with " + segments.size() + " segments");
     return index;
   }
 
@@ -178,6 +186,9 @@ public final class TableIndexes {
       }
     }
     covered.retainAll(livePaths);
+    PhaseLog progress = PhaseLog.start("rewrite_index " + name, tableName);
+    progress.phase("planned: " + index.segments().size() + " segments (" + readable.size() + " readable) covering "
+        + covered.size() + " of " + live.size() + " live data files");
     List<IndexSegment> written = new ArrayList<>();
     try {
       long snapshotId = snapshot == null ? -1 : snapshot.snapshotId();
@@ -194,10 +205,14 @@ public final class TableIndexes {
         written.add(IndexSegmentMerger.merge(readers, livePaths, writer,
             ops.io().newOutputFile(IndexLocations.newSegment(target().metadataFolder(), name))));
       }
+      progress.phase("merged " + readable.size() + " segments into " + written.size());
       List<FileScanTask> uncovered = live.stream().filter(t -> !covered.contains(t.file().path())).toList();
       if (!uncovered.isEmpty()) {
+        int merged = written.size();
         written.addAll(IndexBuildJob.build(spark, target(), index, keyType, column(base, index.sourceFieldId()),
             snapshot, uncovered));
+        progress.phase("indexed " + uncovered.size() + " uncovered data files into " + (written.size() - merged)
+            + " segments");
       }
       IndexListCommit.commit(ops, tableName, (current, latest) -> {
         TableIndex now = current.index(name);
@@ -215,6 +230,7 @@ public final class TableIndexes {
       IndexFiles.deleteQuietly(ops.io(), written);
       throw e;
     }
+    progress.phase("committed the index list with " + written.size() + " new segments");
     return new RewriteResult(index.segments().size(), written.size(), covered.size(),
         live.size() - covered.size());
   }

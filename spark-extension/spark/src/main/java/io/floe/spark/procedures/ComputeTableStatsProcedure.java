@@ -7,6 +7,7 @@ import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.metadata.StatisticsFile;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.spark.stats.TableStatistics;
+import io.floe.spark.util.PhaseLog;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -59,6 +60,7 @@ final class ComputeTableStatsProcedure extends FloeProcedure {
     TableStatistics.Target target = new TableStatistics.Target(ops, table, quoted(ident),
         catalog().name() + "." + ops.tableName());
     TableStatistics.Result computed;
+    PhaseLog progress = PhaseLog.start(NAME, table);
     try {
       computed = TableStatistics.compute(SparkSession.active(), target, snapshotId, columns);
     } catch (IllegalArgumentException | FloeException e) {
@@ -68,6 +70,9 @@ final class ComputeTableStatsProcedure extends FloeProcedure {
       return result(OUTPUT);
     }
     StatisticsFile file = computed.file();
+    progress.phase("sketched " + file.blobMetadata().size() + " columns of snapshot " + file.snapshotId() + " ("
+        + (computed.incremental() ? "incremental: " + computed.filesSketched() + " new data files read"
+            : "full scan") + ") into " + file.fileSizeInBytes() + " bytes");
     StatisticsFile[] replaced = new StatisticsFile[1];
     try {
       commitMetadata(ops, base -> {
@@ -88,6 +93,8 @@ final class ComputeTableStatsProcedure extends FloeProcedure {
     if (replaced[0] != null && !replaced[0].path().equals(file.path())) {
       delete(ops, replaced[0].path(), table);
     }
+    progress.phase("committed statistics file " + file.path()
+        + (replaced[0] != null ? " (replacing the snapshot's previous one)" : ""));
     LOG.info("Computed statistics of table {} at snapshot {} ({}): {}", table, file.snapshotId(),
         computed.incremental() ? "incremental from snapshot " + computed.baseSnapshotId() + ", "
             + computed.filesSketched() + " new data files" : "full", file.path());

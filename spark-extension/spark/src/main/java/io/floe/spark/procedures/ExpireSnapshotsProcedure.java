@@ -8,6 +8,7 @@ import io.floe.format.commit.FileSystemTableOperations;
 import io.floe.format.index.IndexFileCleanup;
 import io.floe.format.maintenance.DeletionCounts;
 import io.floe.format.maintenance.ExpireSnapshots;
+import io.floe.spark.util.PhaseLog;
 import io.floe.spark.util.SparkExceptions;
 import java.io.IOException;
 import java.util.Iterator;
@@ -60,7 +61,8 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
     TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
     String table = tableName(ident);
     FileSystemTableOperations ops = loadTable(ident);
-    ExpireSnapshots expire = new ExpireSnapshots(ops);
+    PhaseLog progress = PhaseLog.start(NAME, table);
+    ExpireSnapshots expire = new ExpireSnapshots(ops).onPhase(progress::phase);
     try {
       Long olderThan = optionalTimestampMillis(args, 1);
       if (olderThan != null) {
@@ -105,8 +107,9 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
       throw e;
     }
     try {
-      deleteUnreferencedIndexFiles(ops, table, indexCutoff != null ? indexCutoff
+      int deleted = deleteUnreferencedIndexFiles(ops, table, indexCutoff != null ? indexCutoff
           : System.currentTimeMillis() - DEFAULT_INDEX_FILE_AGE_MS);
+      progress.phase("deleted " + deleted + " unreferenced index files");
     } catch (RuntimeException e) {
       LOG.warn("Cannot remove unreferenced index files of table {}", table, e); // the expiry is committed
     }
@@ -119,7 +122,7 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
    * are older than {@code olderThanMillis}: segments of dropped or rewritten indexes, replaced index
    * lists. A failure to delete one is logged, never fatal: the expiry is committed.
    */
-  private static void deleteUnreferencedIndexFiles(FileSystemTableOperations ops, String table, long olderThanMillis) {
+  private static int deleteUnreferencedIndexFiles(FileSystemTableOperations ops, String table, long olderThanMillis) {
     List<String> files = IndexFileCleanup.unreferenced(ops.io(), table, ops.metadataRoot() + "/metadata",
         ops.refresh(), olderThanMillis);
     int deleted = 0;
@@ -133,5 +136,6 @@ final class ExpireSnapshotsProcedure extends FloeProcedure {
     if (deleted > 0) {
       LOG.info("Deleted {} index files of table {} that no retained metadata names", deleted, table);
     }
+    return deleted;
   }
 }

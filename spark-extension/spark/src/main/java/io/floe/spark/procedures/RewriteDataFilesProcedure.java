@@ -19,6 +19,7 @@ import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.TableScan;
 import io.floe.spark.source.FloeScan;
 import io.floe.spark.util.CommitGate;
+import io.floe.spark.util.PhaseLog;
 import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -118,15 +119,24 @@ final class RewriteDataFilesProcedure extends FloeProcedure {
     }
     SparkSession spark = SparkSession.active();
     String quoted = quoted(ident);
+    PhaseLog progress = PhaseLog.start(NAME, table);
     Planned planned = plan(spark, ops, quoted, optionalString(args, 4), describe);
     List<FileGroupPlanner.FileGroup> groups = new FileGroupPlanner(options).plan(planned.tasks());
+    progress.phase("planned " + groups.size() + " file groups: "
+        + groups.stream().mapToInt(g -> g.tasks().size()).sum() + " of " + planned.tasks().size()
+        + " candidate files, " + groups.stream().mapToLong(FileGroupPlanner.FileGroup::bytes).sum()
+        + " bytes to rewrite (" + strategy + ")");
     Counts counts = new Counts();
     if (!groups.isEmpty()) {
       String registryName = catalog().name() + "." + ops.tableName();
       FileGroupRewriter rewriter = new FileGroupRewriter(spark, quoted, registryName, options, sortColumns);
       List<FileGroupRewriter.Written> written = rewriteAll(spark, rewriter, groups, options, ops);
+      progress.phase("rewrote " + groups.size() + " file groups into "
+          + written.stream().mapToInt(w -> w.files().size()).sum() + " files");
       CommitGate.pass(table);
       commit(ops, table, planned.snapshot(), groups, written, options, counts, describe);
+      progress.phase("committed " + counts.rewritten + " rewritten and " + counts.added + " added data files, "
+          + counts.removedDeletes + " delete files removed, " + counts.failed + " files failed");
     }
     return result(OUTPUT, new GenericInternalRow(new Object[] {
         counts.rewritten, counts.added, counts.bytes, counts.failed, counts.removedDeletes}));
