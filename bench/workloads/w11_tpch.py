@@ -110,7 +110,7 @@ def run(ctx: Context) -> list[Case]:
 
 WORKLOAD = Workload(
     id="W11",
-    title=f"TPC-H query mix (SF {SCALE_FACTOR:g})",
+    title="TPC-H query mix (SF 0.1; --quick SF 0.01)",
     family="query-mix",
     engines=ENGINES,
     prepare=prepare,
