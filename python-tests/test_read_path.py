@@ -154,6 +154,24 @@ def test_spark_gets_row_count_and_size_from_floe(
     assert estimate == (sum(f["file_size_in_bytes"] for f in p1), 3 * ROWS_PER_FILE)
 
 
+def test_a_narrow_read_is_estimated_as_spark_estimates_the_same_parquet_files(
+    spark: SparkSession, warehouse: Path, ranges_namespace: str, ranges: tuple[str, str]
+) -> None:
+    """The size Spark's optimizer sees for a read of some columns is the files' size scaled by
+    the share of a row read, exactly as for a plain Parquet relation over the same files: the
+    same broadcast choices on the same data."""
+    table, _ = ranges
+    files = inspect.table_files(str(warehouse / ranges_namespace / "ranges"))
+    paths = [str(f["file_path"]) for f in files]
+    size = sum(f["file_size_in_bytes"] for f in files)
+    plain = spark.read.parquet(*paths)
+    floe_id, _ = _stats(spark.table(table).select("id"))
+    parquet_id, _ = _stats(plain.select("id"))
+    assert floe_id == parquet_id and floe_id < size // 2, (floe_id, parquet_id, size)
+    floe_ic, _ = _stats(spark.table(table).select("id", "c"))
+    assert floe_ic == _stats(plain.select("id", "c"))[0] and floe_id < floe_ic < size
+
+
 def test_reads_use_spark_vectorized_columnar_batches(
     spark: SparkSession, ranges: tuple[str, str]
 ) -> None:

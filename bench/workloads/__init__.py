@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from suite_api import Workload
 
-from workloads import w01_full_scan, w02_selective
+from workloads import (
+    w01_full_scan,
+    w02_selective,
+    w11_tpch,
+)
 
 REGISTRY: list[Workload] = [
     w01_full_scan.WORKLOAD,
     w02_selective.WORKLOAD,
+    w11_tpch.WORKLOAD,
 ]
 
 

@@ -36,6 +36,10 @@ import org.apache.spark.sql.types.StructType;
  *       and binary columns the stored bytes per non-null value from the files' column sizes (no max,
  *       which the manifests do not give).</li>
  * </ul>
+ * The size is that of the planned files scaled by the share of a row the scan reads (Spark's
+ * default size per type, as Spark scales a plain Parquet relation under a projection), so that
+ * the optimizer sees a narrow read of a wide table as small as Spark's Parquet source would, and
+ * makes the same broadcast choices on the same files.
  * Only manifests already read for the scan and (cached) Puffin footers are read.
  */
 final class ColumnStatisticsEstimator {
@@ -59,7 +63,28 @@ final class ColumnStatisticsEstimator {
       }
       columns.put(FieldReference.column(field.name()), column(field, tasks, rows, ndvs.get(field.fieldId())));
     }
-    return new FloeStatistics(Math.max(1, bytes), rows, columns);
+    return new FloeStatistics(Math.max(1, projectedBytes(bytes, schema, requested)), rows, columns);
+  }
+
+  /**
+   * {@code bytes} of whole rows of {@code schema} scaled to the columns in {@code requested}: by
+   * Spark's size per row (8 bytes of row overhead plus each column type's default size), the
+   * ratio Spark applies to a file source's size under a projection.
+   */
+  static long projectedBytes(long bytes, Schema schema, StructType requested) {
+    long full = 8;
+    for (Types.NestedField field : schema.asStruct().fields()) {
+      full += SparkSchemas.convert(field.type()).defaultSize();
+    }
+    long read = 8;
+    for (StructField field : requested.fields()) {
+      read += field.dataType().defaultSize();
+    }
+    if (read >= full) {
+      return bytes;
+    }
+    return java.math.BigInteger.valueOf(bytes).multiply(java.math.BigInteger.valueOf(read))
+        .divide(java.math.BigInteger.valueOf(full)).longValueExact();
   }
 
   private static ColumnStatistics column(Types.NestedField field, List<FileScanTask> tasks, long rows, Long ndv) {

@@ -3,6 +3,7 @@ package io.floe.spark.source;
 import io.floe.format.OptionErrors;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.scan.FileScanTask;
+import io.floe.format.scan.FileSplits;
 import io.floe.format.table.TableView;
 import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
@@ -20,7 +21,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * {@code min(split-size, max(open-file-cost, total weight / default parallelism))}, and files are
  * placed largest first, each in the current group or, when it is full, a new one. Many small files
  * so cost a few tasks, not one each, while a read smaller than the cluster still gets a task per
- * core. Sizes come from the read options {@code split-size} and {@code file-open-cost}, the table
+ * core. A file larger than a group is first cut into ranges of about a group each, at its row-group
+ * starts ({@code split_offsets}) when known (see {@link FileSplits}), so that one large file is read
+ * by all cores, as Spark splits a plain Parquet file. Sizes come from the read options {@code split-size} and {@code file-open-cost}, the table
  * properties {@code read.split.target-size} and {@code read.split.open-file-cost}, or Spark's
  * {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes}. Used by
  * the batch scan and the streaming source alike.
@@ -31,9 +34,8 @@ final class FilePacking {
   /** {@code tasks} packed into input partitions; {@code partitionRow} gives each file's {@code _partition} row or null. */
   static InputPartition[] pack(TableView table, CaseInsensitiveStringMap options, List<FileScanTask> files,
       Function<FileScanTask, InternalRow> partitionRow) {
-    List<FileScanTask> tasks = new ArrayList<>(files);
-    if (tasks.size() <= 1) {
-      return tasks.stream().map(t -> FloeInputPartition.of(t, partitionRow.apply(t))).toArray(InputPartition[]::new);
+    if (files.isEmpty()) {
+      return new InputPartition[0];
     }
     SparkSession spark = SparkSession.active();
     long maxSize = sizeSetting(table, options, "split-size", TableProperties.SPLIT_SIZE,
@@ -41,27 +43,48 @@ final class FilePacking {
     long openCost = sizeSetting(table, options, "file-open-cost", TableProperties.SPLIT_OPEN_FILE_COST,
         spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
     long total = 0;
-    for (FileScanTask t : tasks) {
+    for (FileScanTask t : files) {
       total += Math.max(t.file().fileSizeInBytes(), openCost);
     }
     int parallelism = Math.max(1, spark.sparkContext().defaultParallelism());
     long groupSize = Math.max(1, Math.min(maxSize, Math.max(openCost, total / parallelism)));
-    tasks.sort((a, b) -> Long.compare(b.file().fileSizeInBytes(), a.file().fileSizeInBytes()));
+    List<FloeInputPartition> pieces = new ArrayList<>();
+    for (FileScanTask t : files) {
+      pieces.addAll(split(FloeInputPartition.of(t, partitionRow.apply(t)), t, groupSize, openCost));
+    }
+    if (pieces.size() == 1) {
+      return new InputPartition[] {pieces.get(0)};
+    }
+    pieces.sort((a, b) -> Long.compare(b.bytesRead(), a.bytesRead()));
     List<InputPartition> partitions = new ArrayList<>();
     List<FloeInputPartition> group = new ArrayList<>();
     long groupWeight = 0;
-    for (FileScanTask t : tasks) {
-      long weight = Math.max(t.file().fileSizeInBytes(), openCost);
+    for (FloeInputPartition piece : pieces) {
+      long weight = Math.max(piece.bytesRead(), openCost);
       if (!group.isEmpty() && groupWeight + weight > groupSize) {
         partitions.add(toPartition(group));
         group = new ArrayList<>();
         groupWeight = 0;
       }
-      group.add(FloeInputPartition.of(t, partitionRow.apply(t)));
+      group.add(piece);
       groupWeight += weight;
     }
     partitions.add(toPartition(group));
     return partitions.toArray(new InputPartition[0]);
+  }
+
+  /** The file of {@code task}, or its ranges when it is larger than a group (see {@link FileSplits}). */
+  private static List<FloeInputPartition> split(FloeInputPartition whole, FileScanTask task, long groupSize,
+      long openCost) {
+    long size = task.file().fileSizeInBytes();
+    if (size <= groupSize) {
+      return List.of(whole);
+    }
+    List<FileSplits.Range> ranges = FileSplits.split(size, task.file().splitOffsets(), groupSize, openCost);
+    if (ranges.size() == 1) {
+      return List.of(whole);
+    }
+    return ranges.stream().map(r -> whole.range(r.start(), r.length())).toList();
   }
 
   private static InputPartition toPartition(List<FloeInputPartition> group) {

@@ -15,7 +15,10 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.types.StructType;
 
-/** One data file to read on an executor, with what is needed to apply its deletes. */
+/**
+ * One data file, or one byte range of it (see {@link io.floe.format.scan.FileSplits}), to read on
+ * an executor, with what is needed to apply its deletes.
+ */
 public final class FloeInputPartition implements InputPartition, Serializable {
   private final String path;
   private final long length;
@@ -24,6 +27,8 @@ public final class FloeInputPartition implements InputPartition, Serializable {
   private final int specId;
   private final InternalRow partition; // for the _partition metadata column; null when not read
   private final StructType equalitySchema; // columns of the equality deletes; null when none apply
+  private final long splitStart;
+  private final long splitLength; // -1: the whole file
 
   /**
    * A delete file the reader must apply to this data file; {@code equalityFieldIds} is null for
@@ -52,7 +57,9 @@ public final class FloeInputPartition implements InputPartition, Serializable {
   }
 
   private FloeInputPartition(String path, long length, long recordCount, List<DeleteFileRef> deletes, int specId,
-      InternalRow partition, StructType equalitySchema) {
+      InternalRow partition, StructType equalitySchema, long splitStart, long splitLength) {
+    this.splitStart = splitStart;
+    this.splitLength = splitLength;
     this.equalitySchema = equalitySchema;
     this.specId = specId;
     this.partition = partition;
@@ -87,15 +94,41 @@ public final class FloeInputPartition implements InputPartition, Serializable {
     StructType equalitySchema = equalityIds.isEmpty() ? null : EqualityDeleteColumns.select(
         SparkSchemas.convert(task.spec().schema()), equalityIds, "the equality deletes of data file " + f.path());
     return new FloeInputPartition(f.path(), f.fileSizeInBytes(), f.recordCount(), deletes, f.specId(), partition,
-        equalitySchema);
+        equalitySchema, 0, -1);
+  }
+
+  /** This file's bytes [start, start + length) only: the row groups whose midpoint is in it. */
+  FloeInputPartition range(long start, long rangeLength) {
+    if (start < 0 || rangeLength <= 0 || start + rangeLength > length) {
+      throw new IllegalArgumentException("Invalid range of data file " + path + " (" + length + " bytes): start "
+          + start + ", length " + rangeLength);
+    }
+    return new FloeInputPartition(path, length, recordCount, deletes, specId, partition, equalitySchema, start,
+        rangeLength);
   }
 
   public String path() {
     return path;
   }
 
+  /** The size of the whole data file in bytes. */
   public long length() {
     return length;
+  }
+
+  /** Where the range this partition reads starts (0 for the whole file). */
+  public long splitStart() {
+    return splitStart;
+  }
+
+  /** The length of the range this partition reads, or -1 for the whole file. */
+  public long splitLength() {
+    return splitLength;
+  }
+
+  /** The bytes this partition reads: its range, or the whole file. */
+  long bytesRead() {
+    return splitLength < 0 ? length : splitLength;
   }
 
   public long recordCount() {

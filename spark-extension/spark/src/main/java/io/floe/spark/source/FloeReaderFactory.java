@@ -57,6 +57,9 @@ final class FloeReaderFactory implements PartitionReaderFactory {
         .conf(conf.value().value())
         .batchSize(batchSize)
         .onMissingFile(e -> SparkExceptions.missingFile("data file", tableName, snapshotId, file.path(), e));
+    if (file.splitLength() >= 0) {
+      builder.split(file.splitStart(), file.splitLength());
+    }
     for (StructField field : readSchema.fields()) {
       if (field.metadata().contains(FloeParquetReader.METADATA_COLUMN_KEY)) {
         if (MetadataColumns.SPEC_ID_COLUMN.equals(field.name())) {
