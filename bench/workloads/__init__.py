@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from suite_api import Workload
 
-from workloads import w01_full_scan
+from workloads import w01_full_scan, w03_planning, w04_commits, w05_expire
 
 REGISTRY: list[Workload] = [
     w01_full_scan.WORKLOAD,
+    w03_planning.WORKLOAD,
+    w04_commits.WORKLOAD,
+    w05_expire.WORKLOAD,
 ]
 
 
