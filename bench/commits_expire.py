@@ -160,6 +160,11 @@ class Worker:
         self.directory = Path()
 
     @property
+    def window(self) -> int:
+        """Commits per latency window and LST-Bench phase (``args.window``, default 100)."""
+        return int(getattr(self.args, "window", WINDOW))
+
+    @property
     def jvm(self) -> Any:
         return self.spark._jvm
 
@@ -206,6 +211,7 @@ class Worker:
 
     def run_commits(self) -> dict[str, Any]:
         n = self.args.commits
+        window = self.window
         warm = f"{self.engine}.{NAMESPACE}.warmup"
         self.create(warm)
         for i in range(self.args.warmup):
@@ -219,7 +225,7 @@ class Worker:
         started = time.perf_counter()
         recording = None
         for i in range(1, n + 1):
-            if i == n - WINDOW + 1:
+            if i == n - window + 1:
                 recording = self.start_recording()
             latencies.append(self.append(self.table, i))
             if i % 500 == 0:
@@ -242,8 +248,8 @@ class Worker:
         from floe.inspect import metadata_file
 
         newest = metadata_file(str(self.directory))
-        early, late = latencies[:WINDOW], latencies[-WINDOW:]
-        phases = [sum(latencies[k : k + WINDOW]) for k in range(0, n - n % WINDOW, WINDOW)]
+        early, late = latencies[:window], latencies[-window:]
+        phases = [sum(latencies[k : k + window]) for k in range(0, n - n % window, window)]
         ms = 1000.0
         return {
             "commits": n,
@@ -291,6 +297,7 @@ class Worker:
             "catalog_median_ms": statistics.median(catalog_ms),
             "session_best_ms": min(session_ms),
             "session_median_ms": statistics.median(session_ms),
+            "catalog_ms": catalog_ms,
         }
 
     # ---- W5 ------------------------------------------------------------------------------

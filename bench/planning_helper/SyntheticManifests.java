@@ -24,7 +24,8 @@ import org.apache.iceberg.types.Types;
  *
  * <p>File {@code i} holds ids {@code [i * rowsPerFile, (i + 1) * rowsPerFile)}, so a predicate on
  * {@code id} keeps only the files whose range it touches. Column bounds, value and null counts are
- * set for every column (id bigint, ts timestamp, category string, amount double).
+ * set for every column (id bigint, ts timestamp, category string, amount double). A table partitioned
+ * by identity on its column {@code p} (bench/workloads/w03_planning.py) gets {@code p = i / 1000}.
  */
 public final class SyntheticManifests {
   private SyntheticManifests() {}
@@ -91,7 +92,12 @@ public final class SyntheticManifests {
     Map<Integer, Long> nans = new HashMap<>();
     nans.put(table.schema().findField("amount").fieldId(), 0L);
     Metrics metrics = new Metrics(rowsPerFile, sizes, values, nulls, nans, lower, upper);
-    return DataFiles.builder(table.spec())
+    DataFiles.Builder builder = DataFiles.builder(table.spec());
+    if (table.spec().isPartitioned()) {
+      // bench/workloads/w03_planning.py: identity(p), p = index / 1000, so every manifest holds one partition
+      builder.withPartitionPath(table.spec().fields().get(0).name() + "=" + (index / 1000));
+    }
+    return builder
         .withPath(table.location() + "/data/synthetic/" + String.format("%08d", index) + ".parquet")
         .withFormat(FileFormat.PARQUET)
         .withFileSizeInBytes(rowsPerFile * 20 + 4096)

@@ -11,12 +11,18 @@ from suite_api import Workload
 from workloads import (
     w01_full_scan,
     w02_selective,
+    w03_planning,
+    w04_commits,
+    w05_expire,
     w11_tpch,
 )
 
 REGISTRY: list[Workload] = [
     w01_full_scan.WORKLOAD,
     w02_selective.WORKLOAD,
+    w03_planning.WORKLOAD,
+    w04_commits.WORKLOAD,
+    w05_expire.WORKLOAD,
     w11_tpch.WORKLOAD,
 ]
 

@@ -30,14 +30,39 @@ public final class InclusiveMetricsEvaluator {
     if (recordCount == 0) {
       return false;
     }
-    return PredicateTree.evaluate(expr, pred -> !pred.isStructPath() || mightMatch(pred,
-        valueCounts.get(pred.fieldId()), nullCounts.get(pred.fieldId()), nanCounts.get(pred.fieldId()),
-        lowerBounds.get(pred.fieldId()), upperBounds.get(pred.fieldId())));
+    return PredicateTree.evaluate(expr, pred -> !pred.isStructPath()
+        || mightMatch(pred, valueCounts, nullCounts, nanCounts, lowerBounds, upperBounds));
   }
 
-  private static boolean mightMatch(BoundPredicate pred, Long values, Long nulls, Long nans,
-      ByteBuffer lowerBytes, ByteBuffer upperBytes) {
+  /**
+   * Looks up only the metrics the predicate's operation reads and decodes only the bounds it
+   * compares with (planning evaluates this for every entry of every manifest it reads).
+   */
+  private static boolean mightMatch(BoundPredicate pred, Map<Integer, Long> valueCounts,
+      Map<Integer, Long> nullCounts, Map<Integer, Long> nanCounts, Map<Integer, ByteBuffer> lowerBounds,
+      Map<Integer, ByteBuffer> upperBounds) {
+    int id = pred.fieldId();
+    Expression.Operation op = pred.op();
     boolean floating = Bounds.isFloating(pred.type());
+    Long values = valueCounts.get(id);
+    Long nulls = nullCounts.get(id);
+    Long nans = floating || op == Expression.Operation.NOT_NAN ? nanCounts.get(id) : null;
+    return mightMatch(pred, floating, values, nulls, nans, usesLower(op) ? lowerBounds.get(id) : null,
+        usesUpper(op) ? upperBounds.get(id) : null);
+  }
+
+  /** Whether {@link Bounds#excludes} compares with the lower bound for {@code op}. */
+  private static boolean usesLower(Expression.Operation op) {
+    return op != Expression.Operation.GT && op != Expression.Operation.GT_EQ;
+  }
+
+  /** Whether {@link Bounds#excludes} compares with the upper bound for {@code op}. */
+  private static boolean usesUpper(Expression.Operation op) {
+    return op != Expression.Operation.LT && op != Expression.Operation.LT_EQ;
+  }
+
+  private static boolean mightMatch(BoundPredicate pred, boolean floating, Long values, Long nulls, Long nans,
+      ByteBuffer lowerBytes, ByteBuffer upperBytes) {
     boolean allNull = values != null && nulls != null && nulls >= values;
     boolean mayHaveNaN = floating && (nans == null || nans > 0);
     boolean allNullOrNaN = allNull

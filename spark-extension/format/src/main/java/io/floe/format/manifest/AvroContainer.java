@@ -54,22 +54,56 @@ final class AvroContainer {
    * file. Its own builder (not {@code GenericData}'s shared one, whose weak cache would keep every
    * schema it saw) goes with the schema when it leaves the cache. Stateless: shared by threads.
    */
-  private record Parsed(Schema schema, DatumReader<GenericRecord> reader) {}
+  private record Parsed(Schema schema, DatumReader<GenericRecord> reader, DirectEntryReader direct) {}
+
+  /** One decompressed block: its record count and bytes. */
+  record Block(long count, byte[] data) {}
 
   final Schema schema;
   final Map<String, String> metadata;
-  final List<GenericRecord> records;
+  final List<Block> blocks;
   /** The end of the last complete block: the file length unless the file is truncated. */
   final int lastSync;
+  private final Parsed parsed;
 
-  private AvroContainer(Schema schema, Map<String, String> metadata, List<GenericRecord> records, int lastSync) {
-    this.schema = schema;
+  private AvroContainer(Parsed parsed, Map<String, String> metadata, List<Block> blocks, int lastSync) {
+    this.parsed = parsed;
+    this.schema = parsed.schema();
     this.metadata = metadata;
-    this.records = records;
+    this.blocks = blocks;
     this.lastSync = lastSync;
   }
 
-  /** The file's schema, user metadata (keys not starting with "avro.") and records. */
+  /**
+   * The reader that decodes manifest entries of this file straight from its blocks, or null when the
+   * schema is not a manifest entry's or has a shape only the generic records handle.
+   */
+  DirectEntryReader direct() {
+    return parsed.direct();
+  }
+
+  /** The file's records, decoded by Avro's reader compiled for its schema. */
+  List<GenericRecord> records() throws IOException {
+    List<GenericRecord> records = new ArrayList<>();
+    DatumReader<GenericRecord> reader = parsed.reader();
+    for (Block block : blocks) {
+      BlockDecoder decoder = new BlockDecoder(block.data());
+      for (long i = 0; i < block.count(); i++) {
+        records.add(reader.read(null, decoder));
+      }
+      checkEnd(decoder, block);
+    }
+    return records;
+  }
+
+  /** Fails unless {@code decoder} read every byte of {@code block}. */
+  static void checkEnd(BlockDecoder decoder, Block block) throws IOException {
+    if (!decoder.isEnd()) {
+      throw new IOException("invalid block: bytes left after its " + block.count() + " records");
+    }
+  }
+
+  /** The file's schema, user metadata (keys not starting with "avro.") and decompressed blocks. */
   static AvroContainer decode(byte[] bytes) throws IOException {
     Input in = new Input(bytes);
     if (bytes.length < MAGIC.length || !Arrays.equals(Arrays.copyOf(bytes, MAGIC.length), MAGIC)) {
@@ -85,7 +119,6 @@ final class AvroContainer {
       throw new IOException("no avro.schema in the file header");
     }
     Parsed parsed = parse(new String(schemaJson, StandardCharsets.UTF_8));
-    Schema schema = parsed.schema();
     Map<String, String> metadata = new LinkedHashMap<>();
     header.forEach((k, v) -> {
       if (!k.startsWith("avro.")) {
@@ -93,8 +126,7 @@ final class AvroContainer {
       }
     });
     byte[] sync = in.readFixed(SYNC_SIZE);
-    DatumReader<GenericRecord> reader = parsed.reader();
-    List<GenericRecord> records = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
     int lastSync = in.pos;
     long inflateBudget = Math.max(MIN_INFLATED_LIMIT, (long) INFLATION_RATIO_LIMIT * bytes.length);
     while (in.pos < bytes.length) {
@@ -120,17 +152,10 @@ final class AvroContainer {
         throw new IOException("invalid block ending at byte " + in.pos + ": " + count + " records in "
             + data.length + " bytes");
       }
-      BlockDecoder decoder = new BlockDecoder(data);
-      for (long i = 0; i < count; i++) {
-        records.add(reader.read(null, decoder));
-      }
-      if (!decoder.isEnd()) {
-        throw new IOException("invalid block ending at byte " + in.pos + ": bytes left after its " + count
-            + " records");
-      }
+      blocks.add(new Block(count, data));
       lastSync = in.pos;
     }
-    return new AvroContainer(schema, metadata, records, lastSync);
+    return new AvroContainer(parsed, metadata, blocks, lastSync);
   }
 
   /** The parsed schema for this text and its reader, shared by every file that carries the same text. */
@@ -143,7 +168,8 @@ final class AvroContainer {
     }
     Schema schema = new Schema.Parser(NameValidator.NO_VALIDATION).setValidateDefaults(false)
         .parse(json);
-    Parsed parsed = new Parsed(schema, new FastReaderBuilder(GenericData.get()).createDatumReader(schema));
+    Parsed parsed = new Parsed(schema, new FastReaderBuilder(GenericData.get()).createDatumReader(schema),
+        DirectEntryReader.compile(schema));
     synchronized (SCHEMAS) {
       SCHEMAS.put(json, parsed);
     }

@@ -30,20 +30,30 @@ final class AvroRecords {
   private final String what;
   private final Schema schema;
   private final Map<String, String> metadata;
-  private final List<GenericRecord> records;
+  private final AvroContainer container;
+  private List<GenericRecord> records;
   private final Map<Schema, Map<Integer, Integer>> positions = new IdentityHashMap<>();
 
-  private AvroRecords(String location, String what, Schema schema, Map<String, String> metadata,
-      List<GenericRecord> records) {
+  private AvroRecords(String location, String what, AvroContainer container) {
     this.location = location;
     this.what = what;
-    this.schema = schema;
-    this.metadata = metadata;
-    this.records = records;
+    this.schema = container.schema;
+    this.metadata = container.metadata;
+    this.container = container;
   }
 
   /** Reads every record of {@code in}; {@code what} ("manifest", "manifest list") goes into error messages. */
   static AvroRecords read(InputFile in, String what) {
+    AvroRecords avro = readBlocks(in, what);
+    avro.records();
+    return avro;
+  }
+
+  /**
+   * Reads the blocks of {@code in} and decodes no record yet: {@link #directEntries()} or
+   * {@link #records()} decode them (and report a corrupt block).
+   */
+  static AvroRecords readBlocks(InputFile in, String what) {
     String location = in.location();
     byte[] bytes;
     try {
@@ -56,7 +66,31 @@ final class AvroRecords {
     try {
       AvroContainer container = AvroContainer.decode(bytes);
       checkComplete(location, what, container.lastSync, bytes.length);
-      return new AvroRecords(location, what, container.schema, container.metadata, container.records);
+      return new AvroRecords(location, what, container);
+    } catch (IOException | RuntimeException e) {
+      throw invalid(location, what, e);
+    }
+  }
+
+  /**
+   * The entries of this manifest decoded straight from its blocks (see {@link DirectEntryReader}), or
+   * null when its schema needs the generic {@link #records()}.
+   */
+  List<RawEntry> directEntries() {
+    DirectEntryReader direct = container.direct();
+    if (direct == null) {
+      return null;
+    }
+    try {
+      List<RawEntry> entries = new ArrayList<>();
+      for (AvroContainer.Block block : container.blocks) {
+        BlockDecoder decoder = new BlockDecoder(block.data());
+        for (long i = 0; i < block.count(); i++) {
+          entries.add(direct.read(decoder));
+        }
+        AvroContainer.checkEnd(decoder, block);
+      }
+      return entries;
     } catch (IOException | RuntimeException e) {
       throw invalid(location, what, e);
     }
@@ -90,7 +124,15 @@ final class AvroRecords {
     return metadata.get(key);
   }
 
+  /** The file's records, decoded on first use. */
   List<GenericRecord> records() {
+    if (records == null) {
+      try {
+        records = container.records();
+      } catch (IOException | RuntimeException e) {
+        throw invalid(location, what, e);
+      }
+    }
     return records;
   }
 

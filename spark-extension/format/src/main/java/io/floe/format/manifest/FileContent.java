@@ -16,8 +16,10 @@ public enum FileContent {
     return id;
   }
 
+  private static final FileContent[] ALL = values();
+
   public static FileContent fromId(int id) {
-    for (FileContent c : values()) {
+    for (FileContent c : ALL) {
       if (c.id == id) {
         return c;
       }

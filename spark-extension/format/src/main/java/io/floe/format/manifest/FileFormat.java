@@ -9,7 +9,14 @@ public enum FileFormat {
   ORC,
   PUFFIN;
 
+  private static final FileFormat[] ALL = values();
+
   public static FileFormat fromString(String format) {
+    for (FileFormat f : ALL) {
+      if (f.name().equals(format)) {
+        return f; // as written: no copies per manifest entry
+      }
+    }
     try {
       return valueOf(format.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException | NullPointerException e) {

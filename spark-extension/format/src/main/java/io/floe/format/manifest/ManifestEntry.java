@@ -26,8 +26,10 @@ public final class ManifestEntry<F extends ContentFile> {
       return id;
     }
 
+    private static final Status[] ALL = values();
+
     public static Status fromId(int id) {
-      for (Status s : values()) {
+      for (Status s : ALL) {
         if (s.id == id) {
           return s;
         }

@@ -33,7 +33,15 @@ public final class ManifestReader {
    */
   public static List<ManifestEntry<?>> read(InputFile in, ManifestFile manifest,
       Map<Integer, PartitionSpec> specsById) {
-    AvroRecords avro = AvroRecords.read(in, "manifest");
+    return read(in, manifest, specsById, Decoding.DIRECT_WHEN_POSSIBLE);
+  }
+
+  /** How entries are decoded: straight from the blocks when the schema allows, or always through generic records. */
+  enum Decoding { DIRECT_WHEN_POSSIBLE, GENERIC }
+
+  static List<ManifestEntry<?>> read(InputFile in, ManifestFile manifest, Map<Integer, PartitionSpec> specsById,
+      Decoding decoding) {
+    AvroRecords avro = AvroRecords.readBlocks(in, "manifest");
     Schema entrySchema = avro.schema();
     if (entrySchema.getType() != Schema.Type.RECORD || !avro.has(entrySchema, DATA_FILE)) {
       throw avro.error("not a manifest (no data_file field with id 2)");
@@ -43,8 +51,15 @@ public final class ManifestReader {
     EntryDecoder decoder = new EntryDecoder(avro, spec);
     List<ManifestEntry<?>> entries = new ArrayList<>();
     Long nextRowId = manifest.content() == ManifestContent.DATA ? manifest.firstRowId() : null;
-    for (GenericRecord record : avro.records()) {
-      ManifestEntry<?> entry = inherit(avro, manifest, v1, decoder.decode(record));
+    List<RawEntry> raw = decoding == Decoding.DIRECT_WHEN_POSSIBLE ? avro.directEntries() : null;
+    if (raw == null) {
+      raw = new ArrayList<>();
+      for (GenericRecord record : avro.records()) {
+        raw.add(decoder.fromRecord(record));
+      }
+    }
+    for (RawEntry r : raw) {
+      ManifestEntry<?> entry = inherit(avro, manifest, v1, decoder.decode(r));
       if (!manifest.content().accepts(entry.file().content())) {
         throw avro.error("entry for " + entry.file().path() + " is a " + entry.file().content() + " file, but the"
             + " manifest list says the manifest holds " + manifest.content());
@@ -165,77 +180,116 @@ public final class ManifestReader {
       this.partitionTypes = new ArrayList<>(PartitionValues.types(spec));
     }
 
-    ManifestEntry<?> decode(GenericRecord record) {
-      int statusId = avro.toInt(avro.getRequired(record, STATUS, "status"), "status");
-      ManifestEntry.Status status;
-      try {
-        status = ManifestEntry.Status.fromId(statusId);
-      } catch (IllegalArgumentException e) {
-        throw avro.error(e.getMessage());
+    /** The fields of a generic entry record, checked as the spec types them. */
+    RawEntry fromRecord(GenericRecord record) {
+      RawEntry e = new RawEntry();
+      e.status = avro.toInt(avro.get(record, STATUS), "status");
+      e.snapshotId = avro.toLong(avro.get(record, SNAPSHOT_ID), "snapshot_id");
+      e.sequenceNumber = avro.toLong(avro.get(record, SEQUENCE_NUMBER), "sequence_number");
+      e.fileSequenceNumber = avro.toLong(avro.get(record, FILE_SEQUENCE_NUMBER), "file_sequence_number");
+      Object fileDatum = avro.get(record, DATA_FILE);
+      if (fileDatum == null) {
+        return e;
       }
-      Object fileDatum = avro.getRequired(record, DATA_FILE, "data_file");
       if (!(fileDatum instanceof GenericRecord)) {
         throw avro.error("data_file is not a record");
       }
-      return new ManifestEntry<>(status, avro.toLong(avro.get(record, SNAPSHOT_ID), "snapshot_id"),
-          avro.toLong(avro.get(record, SEQUENCE_NUMBER), "sequence_number"),
-          avro.toLong(avro.get(record, FILE_SEQUENCE_NUMBER), "file_sequence_number"),
-          decodeFile((GenericRecord) fileDatum));
+      GenericRecord r = (GenericRecord) fileDatum;
+      e.hasFile = true;
+      e.path = AvroRecords.toStr(avro.get(r, FILE_PATH));
+      e.format = AvroRecords.toStr(avro.get(r, FILE_FORMAT));
+      Object partition = avro.get(r, PARTITION);
+      if (partition != null && !(partition instanceof GenericRecord)) {
+        throw avro.error("entry for " + e.path + " has no partition record");
+      }
+      e.partition = (GenericRecord) partition;
+      e.recordCount = avro.toLong(avro.get(r, RECORD_COUNT), "record_count");
+      e.fileSizeInBytes = avro.toLong(avro.get(r, FILE_SIZE), "file_size_in_bytes");
+      e.content = avro.toInt(avro.get(r, CONTENT), "content");
+      e.columnSizes = avro.toIntMap(avro.get(r, COLUMN_SIZES), "column_sizes", avro::toLong);
+      e.valueCounts = avro.toIntMap(avro.get(r, VALUE_COUNTS), "value_counts", avro::toLong);
+      e.nullValueCounts = avro.toIntMap(avro.get(r, NULL_VALUE_COUNTS), "null_value_counts", avro::toLong);
+      e.nanValueCounts = avro.toIntMap(avro.get(r, NAN_VALUE_COUNTS), "nan_value_counts", avro::toLong);
+      e.lowerBounds = avro.toIntMap(avro.get(r, LOWER_BOUNDS), "lower_bounds", avro::toBytes);
+      e.upperBounds = avro.toIntMap(avro.get(r, UPPER_BOUNDS), "upper_bounds", avro::toBytes);
+      e.keyMetadata = avro.toBytes(avro.get(r, KEY_METADATA), "key_metadata");
+      e.splitOffsets = avro.toList(avro.get(r, SPLIT_OFFSETS), "split_offsets", avro::toLong);
+      e.equalityIds = avro.toList(avro.get(r, EQUALITY_IDS), "equality_ids", avro::toInt);
+      e.sortOrderId = avro.toInt(avro.get(r, SORT_ORDER_ID), "sort_order_id");
+      e.firstRowId = avro.toLong(avro.get(r, FIRST_ROW_ID), "first_row_id");
+      e.referencedDataFile = AvroRecords.toStr(avro.get(r, REFERENCED_DATA_FILE));
+      e.contentOffset = avro.toLong(avro.get(r, CONTENT_OFFSET), "content_offset");
+      e.contentSizeInBytes = avro.toLong(avro.get(r, CONTENT_SIZE), "content_size_in_bytes");
+      return e;
+    }
+
+    ManifestEntry<?> decode(RawEntry e) {
+      int statusId = required(e.status, STATUS, "status");
+      ManifestEntry.Status status;
+      try {
+        status = ManifestEntry.Status.fromId(statusId);
+      } catch (IllegalArgumentException ex) {
+        throw avro.error(ex.getMessage());
+      }
+      if (!e.hasFile) {
+        throw missing(DATA_FILE, "data_file");
+      }
+      return new ManifestEntry<>(status, e.snapshotId, e.sequenceNumber, e.fileSequenceNumber, decodeFile(e));
+    }
+
+    private <T> T required(T value, int fieldId, String name) {
+      if (value == null) {
+        throw missing(fieldId, name);
+      }
+      return value;
+    }
+
+    private RuntimeException missing(int fieldId, String name) {
+      return avro.error("missing required field " + name + " (id " + fieldId + ")");
     }
 
     /** A {@link DataFile} or a {@link DeleteFile}, as the entry's {@code content} (field 134) says. */
-    private ContentFile decodeFile(GenericRecord r) {
-      String path = AvroRecords.toStr(avro.getRequired(r, FILE_PATH, "file_path"));
-      Integer contentId = avro.toInt(avro.get(r, CONTENT), "content");
+    private ContentFile decodeFile(RawEntry e) {
+      String path = required(e.path, FILE_PATH, "file_path");
       try {
-        FileContent content = contentId == null ? FileContent.DATA : FileContent.fromId(contentId);
+        FileContent content = e.content == null ? FileContent.DATA : FileContent.fromId(e.content);
         if (content == FileContent.DATA) {
-          return shared(DataFile.builder(spec), r, path)
-              .withFirstRowId(avro.toLong(avro.get(r, FIRST_ROW_ID), "first_row_id"))
-              .build();
+          return shared(DataFile.builder(spec), e, path).withFirstRowId(e.firstRowId).build();
         }
-        return shared(DeleteFile.builder(spec).withContent(content), r, path)
-            .withEqualityFieldIds(avro.toList(avro.get(r, EQUALITY_IDS), "equality_ids", avro::toInt))
-            .withReferencedDataFile(AvroRecords.toStr(avro.get(r, REFERENCED_DATA_FILE)))
-            .withContentOffset(avro.toLong(avro.get(r, CONTENT_OFFSET), "content_offset"))
-            .withContentSizeInBytes(avro.toLong(avro.get(r, CONTENT_SIZE), "content_size_in_bytes"))
+        return shared(DeleteFile.builder(spec).withContent(content), e, path)
+            .withEqualityFieldIds(e.equalityIds)
+            .withReferencedDataFile(e.referencedDataFile)
+            .withContentOffset(e.contentOffset)
+            .withContentSizeInBytes(e.contentSizeInBytes)
             .build();
-      } catch (IllegalArgumentException e) {
-        throw avro.error("invalid entry for " + path + ": " + e.getMessage());
+      } catch (IllegalArgumentException ex) {
+        throw avro.error("invalid entry for " + path + ": " + ex.getMessage());
       }
     }
 
     /** Decodes the fields data and delete files share. */
-    private <B extends ContentFile.Builder<B>> B shared(B builder, GenericRecord r, String path) {
+    private <B extends ContentFile.Builder<B>> B shared(B builder, RawEntry e, String path) {
       return builder
           .withPath(path)
-          .withFormat(AvroRecords.toStr(avro.getRequired(r, FILE_FORMAT, "file_format")))
-          .withPartition(decodePartition(r, path))
-          .withRecordCount(avro.toLong(avro.getRequired(r, RECORD_COUNT, "record_count"), "record_count"))
-          .withFileSizeInBytes(avro.toLong(avro.getRequired(r, FILE_SIZE, "file_size_in_bytes"),
-              "file_size_in_bytes"))
-          .withMetrics(Metrics.ofOwnedMaps(
-              avro.toIntMap(avro.get(r, COLUMN_SIZES), "column_sizes", avro::toLong),
-              avro.toIntMap(avro.get(r, VALUE_COUNTS), "value_counts", avro::toLong),
-              avro.toIntMap(avro.get(r, NULL_VALUE_COUNTS), "null_value_counts", avro::toLong),
-              avro.toIntMap(avro.get(r, NAN_VALUE_COUNTS), "nan_value_counts", avro::toLong),
-              avro.toIntMap(avro.get(r, LOWER_BOUNDS), "lower_bounds", avro::toBytes),
-              avro.toIntMap(avro.get(r, UPPER_BOUNDS), "upper_bounds", avro::toBytes)))
-          .withKeyMetadata(avro.toBytes(avro.get(r, KEY_METADATA), "key_metadata"))
-          .withSplitOffsets(avro.toList(avro.get(r, SPLIT_OFFSETS), "split_offsets", avro::toLong))
-          .withSortOrderId(avro.toInt(avro.get(r, SORT_ORDER_ID), "sort_order_id"));
+          .withFormat(required(e.format, FILE_FORMAT, "file_format"))
+          .withPartition(decodePartition(e.partition, path))
+          .withRecordCount(required(e.recordCount, RECORD_COUNT, "record_count"))
+          .withFileSizeInBytes(required(e.fileSizeInBytes, FILE_SIZE, "file_size_in_bytes"))
+          .withMetrics(Metrics.ofOwnedMaps(e.columnSizes, e.valueCounts, e.nullValueCounts, e.nanValueCounts,
+              e.lowerBounds, e.upperBounds))
+          .withKeyMetadata(e.keyMetadata)
+          .withSplitOffsets(e.splitOffsets)
+          .withSortOrderId(e.sortOrderId);
     }
 
-    private PartitionData decodePartition(GenericRecord file, String path) {
+    private PartitionData decodePartition(GenericRecord partition, String path) {
       List<PartitionField> fields = spec.fields();
       if (fields.isEmpty()) {
         return PartitionData.empty();
       }
-      Object datum = avro.get(file, PARTITION);
-      if (!(datum instanceof GenericRecord)) {
+      if (partition == null) {
         throw avro.error("entry for " + path + " has no partition record");
       }
-      GenericRecord partition = (GenericRecord) datum;
       if (partition.getSchema() != partitionSchema) {
         bindPartition(partition.getSchema());
       }

@@ -1,0 +1,136 @@
+package io.floe.format.manifest;
+
+import static io.floe.format.manifest.ManifestFixtures.*;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+
+import io.floe.format.partition.PartitionSpec;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.avro.Schema;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * Manifest entries decoded straight from the Avro blocks ({@link DirectEntryReader}) are the very
+ * entries the generic-record path builds, for data and delete manifests of the versions Floe writes (2, 3) and of every
+ * partition spec, so planning selects the same files whichever path read them.
+ */
+public class TestDirectEntryReader {
+  @Rule
+  public TemporaryFolder temp = new TemporaryFolder();
+
+  @Test
+  public void dataManifestsDecodeTheSameEntriesAsGenericRecords() throws Exception {
+    for (int version = 2; version <= 3; version++) {
+      PartitionSpec identity = identitySpec();
+      ManifestWriter w = ManifestWriter.write(version, identity, SCHEMA, newFile(temp.getRoot(), "i" + version + ".avro"),
+          100L, ManifestContent.DATA);
+      w.add(dataFile(identity, "a", 10, 1, "a", 19723, new BigDecimal("12.34"), 1_704_067_200_000_000L));
+      w.add(dataFile(identity, "b", 20, 2, null, 19724, new BigDecimal("-1.00"), null));
+      w.existing(new ManifestEntry<>(ManifestEntry.Status.EXISTING, 7L, 2L, 2L,
+          dataFile(identity, "c", 30, 3, "c", null, new BigDecimal("0.00"), 5L)));
+      w.delete(new ManifestEntry<>(ManifestEntry.Status.EXISTING, 7L, 1L, 1L,
+          dataFile(identity, "d", 40, 4, "d", 19000, new BigDecimal("9.99"), 6L)));
+      assertSameEntries(close(w), Map.of(0, identity), 4);
+
+      PartitionSpec transforms = transformSpec();
+      w = ManifestWriter.write(version, transforms, SCHEMA, newFile(temp.getRoot(), "t" + version + ".avro"), null,
+          ManifestContent.DATA);
+      w.add(dataFile(transforms, "e", 5, 19723, 3, java.util.UUID.fromString("00000000-0000-0000-0000-00000000000a"),
+          ByteBuffer.wrap(new byte[] {1, 2}), 1.5d));
+      w.add(dataFile(transforms, "f", 6, null, null, null, null, null));
+      assertSameEntries(close(w), Map.of(1, transforms), 2);
+    }
+  }
+
+  @Test
+  public void deleteManifestsDecodeTheSameEntriesAsGenericRecords() throws Exception {
+    for (int version = 2; version <= 3; version++) {
+      PartitionSpec spec = identitySpec();
+      ManifestWriter w = ManifestWriter.write(version, spec, SCHEMA, newFile(temp.getRoot(), "d" + version + ".avro"),
+          100L, ManifestContent.DELETES);
+      w.add(DeleteFile.builder(spec).withContent(FileContent.EQUALITY_DELETES).withPath("file:/t/data/eq.parquet")
+          .withFormat(FileFormat.PARQUET).withPartition(dataFile(spec, "x", 1, 1, "a", 1, new BigDecimal("1.00"), 1L)
+              .partition()).withRecordCount(3).withFileSizeInBytes(99).withEqualityFieldIds(List.of(1, 2)).build());
+      if (version == 3) {
+        w.add(DeleteFile.builder(spec).withContent(FileContent.POSITION_DELETES).withPath("file:/t/data/dv.puffin")
+            .withFormat(FileFormat.PUFFIN).withPartition(dataFile(spec, "y", 1, 2, "b", 2, new BigDecimal("2.00"), 2L)
+                .partition()).withRecordCount(2).withFileSizeInBytes(120)
+            .withReferencedDataFile("file:/t/data/a.parquet").withContentOffset(4L).withContentSizeInBytes(40L).build());
+      }
+      assertSameEntries(close(w), Map.of(0, spec), version == 3 ? 2 : 1);
+    }
+  }
+
+  @Test
+  public void unusualShapesTakeTheGenericPath() {
+    // counts as an Avro map with string keys (tolerated by the generic path), and a status written as a long
+    String mapCounts = entrySchema("{\"name\": \"value_counts\", \"field-id\": 109, \"type\": "
+        + "{\"type\": \"map\", \"values\": \"long\"}}", "\"int\"");
+    String longStatus = entrySchema("{\"name\": \"value_counts\", \"field-id\": 109, \"type\": {\"type\": \"array\","
+        + " \"items\": {\"type\": \"record\", \"name\": \"k119_v120\", \"fields\": [{\"name\": \"key\", \"type\": "
+        + "\"int\", \"field-id\": 119}, {\"name\": \"value\", \"type\": \"long\", \"field-id\": 120}]}}}", "\"long\"");
+    String specShape = entrySchema("{\"name\": \"value_counts\", \"field-id\": 109, \"type\": {\"type\": \"array\","
+        + " \"items\": {\"type\": \"record\", \"name\": \"k119_v120\", \"fields\": [{\"name\": \"key\", \"type\": "
+        + "\"int\", \"field-id\": 119}, {\"name\": \"value\", \"type\": \"long\", \"field-id\": 120}]}}}", "\"int\"");
+    assertNull(DirectEntryReader.compile(new Schema.Parser().parse(mapCounts)));
+    assertNull(DirectEntryReader.compile(new Schema.Parser().parse(longStatus)));
+    assertNotNull(DirectEntryReader.compile(new Schema.Parser().parse(specShape)));
+  }
+
+  private static String entrySchema(String countsField, String statusType) {
+    return "{\"type\": \"record\", \"name\": \"manifest_entry\", \"fields\": ["
+        + "{\"name\": \"status\", \"type\": " + statusType + ", \"field-id\": 0},"
+        + "{\"name\": \"data_file\", \"field-id\": 2, \"type\": {\"type\": \"record\", \"name\": \"r2\", \"fields\": ["
+        + "{\"name\": \"file_path\", \"type\": \"string\", \"field-id\": 100}," + countsField + "]}}]}";
+  }
+
+  private void assertSameEntries(ManifestFile m, Map<Integer, PartitionSpec> specs, int expected) {
+    AvroRecords avro = AvroRecords.readBlocks(IO.newInputFile(m.path()), "manifest");
+    assertNotNull("the direct path compiles the schema Floe writes", avro.directEntries());
+    List<String> direct = describe(ManifestReader.read(IO.newInputFile(m.path()), m, specs));
+    List<String> generic = describe(ManifestReader.read(IO.newInputFile(m.path()), m, specs,
+        ManifestReader.Decoding.GENERIC));
+    assertEquals(expected, direct.size());
+    assertEquals(generic, direct);
+  }
+
+  private static List<String> describe(List<ManifestEntry<?>> entries) {
+    List<String> out = new ArrayList<>();
+    for (ManifestEntry<?> e : entries) {
+      ContentFile f = e.file();
+      StringBuilder s = new StringBuilder()
+          .append(e.status()).append(' ').append(e.snapshotId()).append(' ').append(e.dataSequenceNumber())
+          .append(' ').append(e.fileSequenceNumber()).append(' ').append(f.content()).append(' ').append(f.path())
+          .append(' ').append(f.format()).append(' ').append(f.specId()).append(' ').append(f.partition())
+          .append(' ').append(f.recordCount()).append(' ').append(f.fileSizeInBytes())
+          .append(" sizes=").append(new TreeMap<>(f.columnSizes())).append(" values=")
+          .append(new TreeMap<>(f.valueCounts())).append(" nulls=").append(new TreeMap<>(f.nullValueCounts()))
+          .append(" nans=").append(new TreeMap<>(f.nanValueCounts())).append(" lower=").append(bytes(f.lowerBounds()))
+          .append(" upper=").append(bytes(f.upperBounds())).append(" key=").append(f.keyMetadata())
+          .append(" splits=").append(f.splitOffsets()).append(" sort=").append(f.sortOrderId());
+      if (f instanceof DataFile d) {
+        s.append(" firstRowId=").append(d.firstRowId());
+      } else if (f instanceof DeleteFile d) {
+        s.append(" eq=").append(d.equalityFieldIds()).append(" ref=").append(d.referencedDataFile())
+            .append(" offset=").append(d.contentOffset()).append(" size=").append(d.contentSizeInBytes());
+      }
+      out.add(s.toString());
+    }
+    return out;
+  }
+
+  private static Map<Integer, String> bytes(Map<Integer, ByteBuffer> bounds) {
+    Map<Integer, String> out = new TreeMap<>();
+    bounds.forEach((k, v) -> out.put(k, Arrays.toString(AvroRecords.bytes(v))));
+    return out;
+  }
+}
