@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from suite_api import Workload
 
-from workloads import w01_full_scan
+from workloads import w01_full_scan, w09_stats, w10_index
 
 REGISTRY: list[Workload] = [
     w01_full_scan.WORKLOAD,
+    w09_stats.WORKLOAD,
+    w10_index.WORKLOAD,
 ]
 
 
