@@ -296,7 +296,7 @@ def flame_svg(stacks: Stacks, title: str, width: int = 1200, row: int = 16) -> s
     frames show their name, samples and share as a tooltip."""
     root = tree(stacks)
     total = max(root.count, 1)
-    min_px = 0.3
+    min_px = 1.0  # narrower frames are invisible and only bloat the file
     rects: list[tuple[int, float, float, Node]] = []  # depth, x, width, node
     depth_max = 0
 
