@@ -50,10 +50,7 @@ def _table(ctx: Context, src: Path) -> str:
         return table
     location = ctx.table_path("d1")
     ctx.spark.sql(f"DROP TABLE IF EXISTS {SPARK_TABLE}")
-    ctx.spark.sql(
-        f"CREATE TABLE {SPARK_TABLE} USING parquet PARTITIONED BY ({datasets.D1_PARTITION}) "
-        f"LOCATION '{location}'"
-    )
+    ctx.spark.sql(f"CREATE TABLE {SPARK_TABLE} USING parquet LOCATION '{location}'")
     ctx.spark.sql(f"ALTER TABLE {SPARK_TABLE} RECOVER PARTITIONS")
     return SPARK_TABLE
 
