@@ -20,13 +20,14 @@ Converting, with the JDK's ``jfr`` tool (``jfr print --events jdk.ExecutionSampl
 line by line, so large recordings do not need to fit in memory as JSON:
 
     python bench/jfr_profile.py flame REC.jfr [-o OUT.svg] [--collapsed OUT.collapsed]
-        [--threads REGEX] [--by-thread] [--title TEXT]
-    python bench/jfr_profile.py top REC.jfr [--threads REGEX] [-n 25] [--focus REGEX]
+        [--threads REGEX] [--by-thread] [--root REGEX] [--title TEXT]
+    python bench/jfr_profile.py top REC.jfr [--threads REGEX] [--root REGEX] [-n 25] [--focus REGEX]
 
 ``flame`` also accepts a collapsed-stacks file (``frame;frame;frame count`` per line, Brendan
 Gregg's format, which speedscope and flamegraph.pl read too). ``top`` prints the methods with the
 most samples on CPU (self) and under them (total), and with ``--focus`` the share of samples
-whose stack holds a frame matching the pattern. Flame graphs of the suite go to
+whose stack holds a frame matching the pattern. ``--root`` keeps only the samples under a frame
+matching it (e.g. one procedure), drawn from that frame up. Flame graphs of the suite go to
 bench/results/profiles/.
 """
 
@@ -211,6 +212,19 @@ def load(path: Path, threads: str | None = None, by_thread: bool = False) -> Sta
     return read_collapsed(path)
 
 
+def rooted_at(stacks: Stacks, pattern: str) -> dict[tuple[str, ...], int]:
+    """Only the samples with a frame matching ``pattern``, each cut to start at the first (the
+    outermost) such frame: the profile of one method and what it calls."""
+    regex = re.compile(pattern)
+    counts: collections.Counter[tuple[str, ...]] = collections.Counter()
+    for stack, count in stacks.items():
+        for i, frame in enumerate(stack):
+            if regex.search(frame):
+                counts[stack[i:]] += count
+                break
+    return dict(counts)
+
+
 def write_collapsed(stacks: Stacks, path: Path) -> None:
     lines = [f"{';'.join(s)} {n}" for s, n in sorted(stacks.items())]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -282,7 +296,7 @@ def flame_svg(stacks: Stacks, title: str, width: int = 1200, row: int = 16) -> s
     frames show their name, samples and share as a tooltip."""
     root = tree(stacks)
     total = max(root.count, 1)
-    min_px = 0.3
+    min_px = 1.0  # narrower frames are invisible and only bloat the file
     rects: list[tuple[int, float, float, Node]] = []  # depth, x, width, node
     depth_max = 0
 
@@ -335,10 +349,14 @@ def flame(
     collapsed: Path | None = None,
     threads: str | None = None,
     by_thread: bool = False,
+    root: str | None = None,
 ) -> int:
     """Writes the flame graph of ``source`` (``.jfr`` or collapsed stacks) to ``svg`` (and the
-    collapsed stacks to ``collapsed``); returns the number of samples."""
+    collapsed stacks to ``collapsed``), optionally only the part under frames matching ``root``;
+    returns the number of samples."""
     stacks = load(source, threads, by_thread)
+    if root is not None:
+        stacks = rooted_at(stacks, root)
     if collapsed is not None:
         write_collapsed(stacks, collapsed)
     svg.parent.mkdir(parents=True, exist_ok=True)
@@ -356,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("source", type=Path, help=".jfr recording or collapsed stacks")
         sub.add_argument("--threads", help="only threads whose name matches this regex")
         sub.add_argument("--by-thread", action="store_true", help="thread group as root frame")
+        sub.add_argument("--root", help="only stacks through a frame matching this regex, from it")
         if name == "flame":
             sub.add_argument("-o", "--out", type=Path, help="SVG (default: next to the source)")
             sub.add_argument("--collapsed", type=Path, help="also write collapsed stacks here")
@@ -366,10 +385,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "flame":
         out = args.out or args.source.with_suffix(".svg")
-        count = flame(args.source, out, args.title, args.collapsed, args.threads, args.by_thread)
+        count = flame(
+            args.source, out, args.title, args.collapsed, args.threads, args.by_thread, args.root
+        )
         print(f"wrote {out} ({count} samples)")
         return 0
     stacks = load(args.source, args.threads, args.by_thread)
+    if args.root is not None:
+        stacks = rooted_at(stacks, args.root)
     total = max(sum(stacks.values()), 1)
     own, inclusive = top_frames(stacks, args.n)
     for heading, rows in (("self", own), ("total", inclusive)):

@@ -274,6 +274,68 @@ def test_incremental_after_append_reads_only_the_new_files(
     _check_estimates(spark, table, metadata, entry, list(COLUMNS))
 
 
+def _call_jobs(spark: SparkSession, call: str, group: str) -> list[int]:
+    """Runs ``call``; returns the ids of the Spark jobs it started."""
+    context = spark.sparkContext
+    context.setJobGroup(group, group)
+    try:
+        spark.sql(call).collect()
+    finally:
+        context.setLocalProperty("spark.jobGroup.id", None)  # type: ignore[arg-type]
+    return list(context.statusTracker().getJobIdsForGroup(group))
+
+
+def test_incremental_after_a_small_append_runs_no_job_and_matches_a_full_run(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    """A 1% append is sketched in the driver (no Spark job) and merged with the previous sketches;
+    the estimates are those of a full run over the same rows, within the sketches' error. Beyond
+    ``spark.floe.statistics.local-max-rows`` appended rows, a Spark job sketches them instead."""
+    table = f"floe.{namespace}.t"
+    call = f"CALL floe.system.compute_table_stats(table => '{namespace}.t')"
+    _create(spark, table, rows=200_000)
+    spark.sql(call).collect()
+    _append(spark, table, 199_000, 201_000)  # half of it repeats values the sketches hold
+    assert _call_jobs(spark, call, f"{namespace}-local") == []
+    metadata = _metadata(warehouse, namespace)
+    incremental = _estimates(
+        _statistics(metadata, metadata["current-snapshot-id"])["statistics-path"]
+    )
+    _check_estimates(spark, table, metadata, _statistics(metadata, metadata["current-snapshot-id"]),
+                     list(COLUMNS))  # fmt: skip
+
+    copy = f"floe.{namespace}.full"
+    spark.sql(f"CREATE TABLE {copy} USING floe AS SELECT * FROM {table}")
+    spark.sql(f"CALL floe.system.compute_table_stats(table => '{namespace}.full')").collect()
+    full_metadata = _metadata(warehouse, namespace, "full")
+    full = _estimates(
+        _statistics(full_metadata, full_metadata["current-snapshot-id"])["statistics-path"]
+    )
+    ids, full_ids = _field_ids(metadata), _field_ids(full_metadata)
+    for name in COLUMNS:
+        got, want = incremental[ids[name]][0], full[full_ids[name]][0]
+        assert abs(got - want) <= TOLERANCE * want, (name, got, want)
+
+    spark.conf.set("spark.floe.statistics.local-max-rows", "0")
+    try:
+        _append(spark, table, 300_000, 302_000)
+        assert _call_jobs(spark, call, f"{namespace}-job") != []
+    finally:
+        spark.conf.unset("spark.floe.statistics.local-max-rows")
+    metadata = _metadata(warehouse, namespace)
+    entry = _statistics(metadata, metadata["current-snapshot-id"])
+    _check_estimates(spark, table, metadata, entry, list(COLUMNS))
+    spark.conf.set("spark.floe.statistics.local-max-rows", "many")
+    try:
+        _append(spark, table, 400_000, 400_010)
+        with pytest.raises(
+            AnalysisException, match=r"spark\.floe\.statistics\.local-max-rows=many"
+        ):
+            spark.sql(call).collect()
+    finally:
+        spark.conf.unset("spark.floe.statistics.local-max-rows")
+
+
 def test_unknown_and_nested_columns_are_errors_naming_them(
     spark: SparkSession, analyzed: tuple[str, str]
 ) -> None:

@@ -14,6 +14,8 @@ from workloads import (
     w03_planning,
     w04_commits,
     w05_expire,
+    w09_stats,
+    w10_index,
     w11_tpch,
 )
 
@@ -23,6 +25,8 @@ REGISTRY: list[Workload] = [
     w03_planning.WORKLOAD,
     w04_commits.WORKLOAD,
     w05_expire.WORKLOAD,
+    w09_stats.WORKLOAD,
+    w10_index.WORKLOAD,
     w11_tpch.WORKLOAD,
 ]
 

@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * writes it; the caller registers it in the metadata. Full: one pass over the snapshot. Incremental:
  * when an ancestor snapshot has a statistics file covering the columns and every snapshot since is
  * an append or a replace (compaction: same live rows), that file's sketches are merged with sketches
- * of only the data files the appends added since.
+ * of only the data files the appends added since (read in the driver when they are few rows, see
+ * {@link LocalSketch}; else by a Spark job over exactly those files).
  */
 public final class TableStatistics {
   private static final Logger LOG = LoggerFactory.getLogger(TableStatistics.class);
@@ -84,12 +85,31 @@ public final class TableStatistics {
       filesSketched = -1;
     } else {
       filesSketched = base.added().size();
-      sketches = merge(base.sketches(), base.added().isEmpty() ? Map.of() : sketchFiles(spark, target, base.added(), resolved));
+      sketches = merge(base.sketches(), sketchAdded(spark, target, snapshot, schema, base.added(), resolved));
     }
     String location = StatisticsFileWriter.newLocation(target.ops(), snapshot.snapshotId());
     StatisticsFile file = StatisticsFileWriter.write(target.ops().io(), location, snapshot, sketches,
         StatisticsFileWriter.codec(metadata, target.tableName()));
     return new Result(file, base == null ? -1 : base.snapshotId(), filesSketched);
+  }
+
+  /**
+   * Sketches of the data files added since the base, as parts to merge: none when there are none;
+   * one per driver thread when they are few rows ({@link LocalSketch}); else the result of a Spark
+   * job over exactly those files.
+   */
+  private static List<Map<Integer, Sketch>> sketchAdded(SparkSession spark, Target target,
+      Snapshot snapshot, Schema schema, List<FileScanTask> added, List<SketchColumn> columns) {
+    if (added.isEmpty()) {
+      return List.of();
+    }
+    if (LocalSketch.fits(added, LocalSketch.maxRows(spark.conf().get(LocalSketch.MAX_ROWS_CONF, null)))) {
+      int batchSize = Integer.parseInt(spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096"));
+      int threads = Math.min(spark.sparkContext().defaultParallelism(), Runtime.getRuntime().availableProcessors());
+      return LocalSketch.run(added, schema, columns, spark.sessionState().newHadoopConf(), batchSize, threads,
+          target.fileSetName(), snapshot.snapshotId());
+    }
+    return List.of(new LinkedHashMap<Integer, Sketch>(sketchFiles(spark, target, added, columns)));
   }
 
   private static Map<Integer, CompactSketch> sketchFiles(SparkSession spark, Target target, List<FileScanTask> added,
@@ -102,13 +122,17 @@ public final class TableStatistics {
     }
   }
 
-  private static Map<Integer, CompactSketch> merge(Map<Integer, Sketch> old, Map<Integer, CompactSketch> added) {
+  /** Each column's old sketch merged with its sketches in {@code parts}, in one union per column. */
+  private static Map<Integer, CompactSketch> merge(Map<Integer, Sketch> old, List<Map<Integer, Sketch>> parts) {
     Map<Integer, CompactSketch> out = new LinkedHashMap<>();
     for (Map.Entry<Integer, Sketch> column : old.entrySet()) {
       Union union = ThetaSketches.newUnion();
       union.union(column.getValue());
-      if (added.containsKey(column.getKey())) {
-        union.union(added.get(column.getKey()));
+      for (Map<Integer, Sketch> part : parts) {
+        Sketch sketch = part.get(column.getKey());
+        if (sketch != null) {
+          union.union(sketch);
+        }
       }
       out.put(column.getKey(), union.getResult());
     }
