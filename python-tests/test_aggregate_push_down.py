@@ -31,7 +31,7 @@ def _rows(spark: SparkSession, query: str) -> tuple[list[Any], str, str, int]:
             execution.executedPlan().toString(),
         )
     finally:
-        spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
+        spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)  # type: ignore[arg-type]
     jobs = len(spark.sparkContext.statusTracker().getJobIdsForGroup(group))
     return rows, optimized, physical, jobs
 
