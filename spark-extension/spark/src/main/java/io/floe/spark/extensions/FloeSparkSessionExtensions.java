@@ -3,6 +3,8 @@ package io.floe.spark.extensions;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.parser.ParserInterface;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.rules.Rule;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
@@ -19,6 +21,8 @@ import scala.runtime.BoxedUnit;
  *       the column statistics as Spark shows them for its own tables.</li>
  *   <li>{@link FloeShowCreateTableStrategy}: {@code SHOW CREATE TABLE} prints a statement that runs
  *       back (no table state among the properties, no LOCATION of the table's own warehouse folder).</li>
+ *   <li>{@link MergeTargetKeyFilter}: a merge-on-read {@code MERGE} reads only the target rows whose
+ *       keys the source may hold (a Bloom filter of the source keys before the join's shuffle).</li>
  * </ul>
  */
 public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -27,7 +31,16 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
     extensions.injectParser(new ParserBuilder());
     extensions.injectPlannerStrategy(new FloeDescribeColumnStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeShowCreateTableStrategy.Builder());
+    extensions.injectOptimizerRule(new MergeTargetKeyFilterBuilder());
     return BoxedUnit.UNIT;
+  }
+
+  /** Builds the MERGE key filter for {@code SparkSessionExtensions.injectOptimizerRule}. */
+  private static final class MergeTargetKeyFilterBuilder extends AbstractFunction1<SparkSession, Rule<LogicalPlan>> {
+    @Override
+    public Rule<LogicalPlan> apply(SparkSession spark) {
+      return new MergeTargetKeyFilter();
+    }
   }
 
   /** Builds Floe's parser around the parser Spark (or an earlier extension) built. */
