@@ -30,7 +30,7 @@ ensure_venv() {
   fi
   log "pip install pyspark and test tools"
   "$FLOE_PY" -m pip install -q --disable-pip-version-check "pyspark>=4.1,<4.2" \
-    -r python-tests/requirements.txt
+    -r python-tests/requirements.txt -r bench/requirements.txt
 }
 
 # Build the jar against the venv's PySpark, bundle it and install the floe package.

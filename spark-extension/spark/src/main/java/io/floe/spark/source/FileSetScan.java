@@ -5,14 +5,12 @@ import io.floe.format.table.TableView;
 import io.floe.spark.util.FileSetRegistry;
 import io.floe.spark.util.SparkSchemas;
 import java.util.List;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
+import java.util.Map;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * The read of one file group of a rewrite (see {@link FileSetRegistry}): exactly the registered
@@ -58,12 +56,8 @@ final class FileSetScan implements Scan, Batch {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    SparkSession spark = SparkSession.active();
-    int batchSize = Integer.parseInt(spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096"));
-    SerializableConfiguration conf = new SerializableConfiguration(spark.sessionState().newHadoopConf());
-    return new FloeCombinedReaderFactory(new FloeReaderFactory(
-        SparkSchemas.withFieldIds(table.readSchema(), requested),
-        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize, table.name(),
-        table.snapshot() == null ? null : table.snapshot().snapshotId()));
+    Long snapshotId = table.snapshot() == null ? null : table.snapshot().snapshotId();
+    return new FloeCombinedReaderFactory(ReaderSetup.of(table.name(), snapshotId, Map.of())
+        .files(SparkSchemas.withFieldIds(table.readSchema(), requested)));
   }
 }

@@ -12,15 +12,13 @@ import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.util.SparkSchemas;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
+import java.util.Map;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * The read of a table's change feed ({@code db.t.changes}): the current schema's columns of every
@@ -104,13 +102,9 @@ public final class FloeChangelogScan implements Scan, Batch {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    SparkSession spark = SparkSession.active();
-    int batchSize = Integer.parseInt(spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096"));
-    var conf = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .broadcast(new SerializableConfiguration(spark.sessionState().newHadoopConf()));
     StructType data = SparkSchemas.withFieldIds(table.readSchema(), SparkSchemas.convert(table.readSchema()));
     Long snapshotId = table.snapshot() == null ? null : table.snapshot().snapshotId();
-    return new ChangelogReaderFactory(schema -> new FloeReaderFactory(schema, conf, batchSize, table.name(),
-        snapshotId), data, readSchema());
+    return new ChangelogReaderFactory(ReaderSetup.of(table.name(), snapshotId, Map.of())::files, data,
+        readSchema());
   }
 }

@@ -24,8 +24,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.streaming.CompositeReadLimit;
@@ -37,7 +35,6 @@ import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
 import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * {@code spark.readStream.table("floe.db.t")}: the rows appended to a table, snapshot after snapshot
@@ -197,12 +194,8 @@ public final class FloeMicroBatchStream implements MicroBatchStream, SupportsTri
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    SparkSession spark = SparkSession.active();
-    int batchSize = Integer.parseInt(options.getOrDefault("batch-size",
-        spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096")));
-    SerializableConfiguration conf = new SerializableConfiguration(spark.sessionState().newHadoopConf());
-    return new FloeCombinedReaderFactory(new FloeReaderFactory(SparkSchemas.withFieldIds(schema, requested),
-        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize, table.name(), null));
+    return new FloeCombinedReaderFactory(ReaderSetup.of(table.name(), null, options)
+        .files(SparkSchemas.withFieldIds(schema, requested)));
   }
 
   @Override

@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -44,7 +43,6 @@ import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * One planned read of a snapshot: files are planned once, lazily, and reused for statistics and
@@ -343,13 +341,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   public PartitionReaderFactory createReaderFactory() {
     Schema schema = table.readSchema();
     StructType withIds = markMetadataColumns(SparkSchemas.withFieldIds(schema, requested));
-    SparkSession spark = SparkSession.active();
-    int batchSize = Integer.parseInt(options.getOrDefault("batch-size",
-        spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096")));
-    SerializableConfiguration conf = new SerializableConfiguration(spark.sessionState().newHadoopConf());
-    return new FloeCombinedReaderFactory(new FloeReaderFactory(withIds,
-        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(conf), batchSize, table.name(),
-        snapshotId()));
+    return new FloeCombinedReaderFactory(ReaderSetup.of(table.name(), snapshotId(), options).files(withIds));
   }
 
   /**

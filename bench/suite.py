@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""The Floe benchmark suite (docs/benchmarks.md; BENCH.md section 9): every workload side by side
+on plain Spark Parquet, Apache Iceberg (defaults and best settings), Delta Lake and Floe.
+
+    python bench/suite.py [--quick] [--workloads W1,W3] [--engines floe,iceberg,delta,parquet]
+        [--profile] [--dir PATH] [--keep] [--results DIR]
+
+Each engine runs each workload in its own fresh JVM (a worker process of this script), engines
+interleaved in ABC/CBA order from one workload to the next; inside, the workload runs a warm-up
+and then 5 measured repetitions (3 with ``--quick``). With ``--quick`` each engine runs all its
+workloads in ONE JVM (JVM start would otherwise eat the 5-minute budget); the report says so.
+Inputs are generated once (``prepare``, in a plain Spark JVM) under ``--dir``/inputs and reused
+while their parameters hold; every engine reads the same files (hard links).
+
+Output: bench/results/suite-<UTC>.md and latest.md (median ratios Floe/Parquet, Floe/Iceberg,
+Floe/Delta with min and max, goals met or MISSED, answers checked equal, bytes and files written,
+versions, machine), PNG charts in bench/results/charts/ (matplotlib), and the raw numbers in
+bench/out/suite-<UTC>.json. ``--profile`` records JFR for Floe's JVMs (bench/results/profiles/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(ROOT / "pyspark-shim"))
+_BUILT_JAR = ROOT / "spark-extension" / "spark" / "build" / "libs" / "floe-spark.jar"
+if "FLOE_JAR" not in os.environ and _BUILT_JAR.is_file():
+    os.environ["FLOE_JAR"] = str(_BUILT_JAR)
+
+from suite_api import ENGINES, FAMILIES, Case, Context, Workload  # noqa: E402
+
+OUT = BENCH / "out"
+RESULTS = BENCH / "results"
+#: A worker process that runs longer than this is stopped (its workloads are reported failed).
+WORKER_TIMEOUT_S = int(os.environ.get("FLOE_SUITE_WORKER_TIMEOUT", "1800"))
+
+
+def progress(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def parse_engines(parser: argparse.ArgumentParser, text: str) -> list[str]:
+    """``--engines``: families (``iceberg`` = both Iceberg configurations) or engine names."""
+    chosen: list[str] = []
+    for item in (s.strip() for s in text.split(",")):
+        if not item:
+            continue
+        names = FAMILIES.get(item) or ((item,) if item in ENGINES else None)
+        if names is None:
+            parser.error(f"unknown engine {item!r}; choose from {', '.join([*FAMILIES, *ENGINES])}")
+        chosen += [n for n in names if n not in chosen]
+    return [e for e in ENGINES if e in chosen]
+
+
+def parse_workloads(
+    parser: argparse.ArgumentParser, text: str | None, registry: list[Workload]
+) -> list[Workload]:
+    if not text:
+        return list(registry)
+    known = {w.id.upper(): w for w in registry}
+    wanted = [s.strip().upper() for s in text.split(",") if s.strip()]
+    unknown = [w for w in wanted if w not in known]
+    if unknown:
+        parser.error(f"unknown workloads {unknown}; choose from {', '.join(known)}")
+    return [w for w in registry if w.id.upper() in wanted]
+
+
+def plan_jobs(
+    workloads: list[Workload], engines: list[str], shared_jvm: bool
+) -> list[tuple[str, list[str]]]:
+    """The worker processes to run, in order: (engine, workload ids). One per engine and
+    workload, engines in ABC order for even workloads and CBA for odd ones; with ``shared_jvm``
+    one per engine with all its workloads."""
+    if shared_jvm:
+        jobs = [(e, [w.id for w in workloads if e in w.engines]) for e in engines]
+        return [(e, ids) for e, ids in jobs if ids]
+    planned: list[tuple[str, list[str]]] = []
+    for i, workload in enumerate(workloads):
+        order = engines if i % 2 == 0 else list(reversed(engines))
+        planned += [(e, [workload.id]) for e in order if e in workload.engines]
+    return planned
+
+
+# -- worker side (inside the engine's JVM) ------------------------------------------------------
+def worker(spec: dict[str, Any]) -> int:
+    """Runs ``spec["workloads"]`` for ``spec["engine"]`` in this process's one SparkSession and
+    writes ``{"results": {workload id: {"cases": [...]} or {"error": ...}}}`` to ``spec["result"]``
+    after each workload (a crash keeps what finished)."""
+    from suite_engines import session
+    from workloads import by_id
+
+    engine: str = spec["engine"]
+    work = Path(spec["work"])
+    work.mkdir(parents=True, exist_ok=True)
+    registry = by_id()
+    out: dict[str, Any] = {"engine": engine, "results": {}}
+    result_path = Path(spec["result"])
+    spark = session(engine, work, extra_conf=spec.get("extra_conf") or {})
+    try:
+        for wid in spec["workloads"]:
+            workload = registry[wid]
+            ctx = Context(
+                engine, spark, Path(spec["inputs"]), work / wid, bool(spec["quick"]),
+                reps=spec.get("reps"), warmups=int(spec.get("warmups", 1)),
+            )  # fmt: skip
+            ctx.work.mkdir(parents=True, exist_ok=True)
+            progress(f"{wid} on {engine}")
+            started = time.perf_counter()
+            try:
+                cases = workload.run(ctx)
+                out["results"][wid] = {"cases": [c.to_json() for c in cases]}
+            except Exception as e:
+                traceback.print_exc()
+                out["results"][wid] = {"error": f"{type(e).__name__}: {e}".strip()[:2000]}
+            out["results"][wid]["seconds"] = time.perf_counter() - started
+            result_path.write_text(json.dumps(out), encoding="utf-8")
+            if not spec.get("keep"):
+                shutil.rmtree(ctx.work, ignore_errors=True)
+    finally:
+        spark.stop()
+    return 0
+
+
+def prepare_worker(spec: dict[str, Any]) -> int:
+    """Runs every selected workload's ``prepare`` in one plain Spark session."""
+    from suite_engines import plain_session
+    from workloads import by_id
+
+    registry = by_id()
+    inputs = Path(spec["inputs"])
+    inputs.mkdir(parents=True, exist_ok=True)
+    spark = plain_session(Path(spec["work"]))
+    errors: dict[str, str] = {}
+    try:
+        for wid in spec["workloads"]:
+            progress(f"prepare {wid}")
+            try:
+                registry[wid].prepare(spark, inputs, bool(spec["quick"]))
+            except Exception as e:
+                traceback.print_exc()
+                errors[wid] = f"prepare failed: {type(e).__name__}: {e}"[:2000]
+    finally:
+        spark.stop()
+    Path(spec["result"]).write_text(json.dumps({"errors": errors}), encoding="utf-8")
+    return 0
+
+
+# -- orchestration ------------------------------------------------------------------------------
+def run_process(mode: str, spec: dict[str, Any], label: str) -> tuple[dict[str, Any], float]:
+    """Runs this script as ``--worker``/``--prepare`` with ``spec`` in a fresh process; returns
+    the JSON it wrote (``{}`` when it wrote none) and its wall time."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as handle:
+        spec_file = Path(handle.name)
+    result_file = spec_file.with_suffix(".result.json")
+    spec = {**spec, "result": str(result_file)}
+    spec_file.write_text(json.dumps(spec), encoding="utf-8")
+    progress(f"start {label}")
+    started = time.perf_counter()
+    returncode: int | str
+    try:
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), mode, str(spec_file)],
+            check=False, timeout=WORKER_TIMEOUT_S,
+        )  # fmt: skip
+        returncode = done.returncode
+    except subprocess.TimeoutExpired:
+        returncode = f"timed out after {WORKER_TIMEOUT_S} s"
+    seconds = time.perf_counter() - started
+    try:
+        loaded: dict[str, Any] = (
+            json.loads(result_file.read_text(encoding="utf-8")) if result_file.is_file() else {}
+        )
+    finally:
+        spec_file.unlink(missing_ok=True)
+        result_file.unlink(missing_ok=True)
+    if returncode != 0:
+        loaded["process_error"] = f"{label}: worker exited with {returncode}"
+    progress(f"done {label} in {seconds:.1f} s")
+    return loaded, seconds
+
+
+def run_suite(
+    workloads: list[Workload],
+    engines: list[str],
+    quick: bool,
+    base: Path,
+    keep: bool = False,
+    reps: int | None = None,
+    warmups: int = 1,
+    shared_jvm: bool | None = None,
+    extra_conf: dict[str, dict[str, str]] | None = None,
+) -> dict[str, Any]:
+    """Prepares the inputs, runs every (engine, workload) job and returns the raw results:
+    ``{"runs": {wid: {engine: {"cases": [...], ...}}}, "errors": {...}, ...}``."""
+    shared = quick if shared_jvm is None else shared_jvm
+    inputs = base / "inputs"
+    run_dir = base / f"work-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}"
+    started = time.perf_counter()
+    prepared, prepare_seconds = run_process(
+        "--prepare",
+        {"inputs": str(inputs), "work": str(run_dir / "prepare"), "quick": quick,
+         "workloads": [w.id for w in workloads]},
+        "prepare",
+    )  # fmt: skip
+    errors: dict[str, str] = dict(prepared.get("errors", {}))
+    if "process_error" in prepared:
+        errors["prepare"] = prepared["process_error"]
+    runnable = [w for w in workloads if w.id not in errors and "prepare" not in errors]
+    runs: dict[str, dict[str, Any]] = {w.id: {} for w in workloads}
+    processes: list[dict[str, Any]] = []
+    for engine, ids in plan_jobs(runnable, engines, shared):
+        spec = {
+            "engine": engine, "workloads": ids, "inputs": str(inputs),
+            "work": str(run_dir / engine / "-".join(ids)), "quick": quick, "reps": reps,
+            "warmups": warmups, "keep": keep, "extra_conf": (extra_conf or {}).get(engine, {}),
+        }  # fmt: skip
+        loaded, seconds = run_process("--worker", spec, f"{engine} {','.join(ids)}")
+        processes.append({"engine": engine, "workloads": ids, "seconds": seconds})
+        for wid in ids:
+            result = loaded.get("results", {}).get(wid)
+            if result is None:
+                result = {"error": loaded.get("process_error", "the worker wrote no result")}
+            runs[wid][engine] = result
+    if not keep:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    return {
+        "runs": runs,
+        "errors": errors,
+        "processes": processes,
+        "prepare_seconds": prepare_seconds,
+        "total_seconds": time.perf_counter() - started,
+        "quick": quick,
+        "shared_jvm": shared,
+        "engines": engines,
+        "workloads": [w.id for w in workloads],
+        "reps": reps if reps is not None else (3 if quick else 5),
+        "warmups": warmups,
+    }
+
+
+def cases_of(raw: dict[str, Any], wid: str) -> list[Case]:
+    """Every engine's cases of workload ``wid`` in ``raw``."""
+    found: list[Case] = []
+    for result in raw["runs"].get(wid, {}).values():
+        found += [Case.from_json(c) for c in result.get("cases", [])]
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 2 and argv[0] in ("--worker", "--prepare"):
+        spec = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
+        return worker(spec) if argv[0] == "--worker" else prepare_worker(spec)
+
+    from workloads import REGISTRY
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="3 reps, small inputs, one JVM per engine"
+    )
+    parser.add_argument("--workloads", help="comma-separated ids, e.g. W1,W3 (default: all)")
+    parser.add_argument(
+        "--engines", default="parquet,iceberg,delta,floe",
+        help="families (parquet, iceberg, delta, floe) or engine names",
+    )  # fmt: skip
+    parser.add_argument("--profile", action="store_true", help="record JFR in Floe's JVMs")
+    parser.add_argument("--dir", type=Path, default=OUT / "suite",
+                        help="inputs and scratch (default bench/out/suite)")  # fmt: skip
+    parser.add_argument("--keep", action="store_true", help="keep the engines' scratch tables")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="report directory")
+    parser.add_argument("--reps", type=int, default=None, help="override measured repetitions")
+    parser.add_argument("--jvm-per-workload", action="store_true",
+                        help="with --quick: still one JVM per engine and workload")  # fmt: skip
+    args = parser.parse_args(argv)
+    engines = parse_engines(parser, args.engines)
+    workloads = parse_workloads(parser, args.workloads, REGISTRY)
+    base = args.dir.resolve()
+    extra_conf: dict[str, dict[str, str]] = {}
+    finished = dt.datetime.now(dt.UTC)
+    stamp = finished.strftime("%Y%m%dT%H%M%SZ")
+    if args.profile:
+        from suite_report import profile_conf
+
+        extra_conf = profile_conf(engines, base / "profiles" / stamp)
+    raw = run_suite(
+        workloads, engines, args.quick, base, keep=args.keep, reps=args.reps,
+        shared_jvm=args.quick and not args.jvm_per_workload, extra_conf=extra_conf,
+    )  # fmt: skip
+    from suite_engines import versions
+    from suite_report import machine, write_outputs
+
+    raw["versions"] = versions()
+    raw["machine"] = machine()
+    raw["finished"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    raw["command"] = "python bench/suite.py " + " ".join(argv)
+    if args.profile:
+        raw["profiles"] = str(base / "profiles" / stamp)
+    OUT.mkdir(parents=True, exist_ok=True)
+    raw_path = OUT / f"suite-{stamp}.json"
+    raw_path.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
+    written = write_outputs(raw, workloads, args.results, stamp)
+    for path in [raw_path, *written]:
+        print(f"wrote {path}")
+    failed = [f"{w} {e}" for w, by in raw["runs"].items() for e, r in by.items() if "error" in r]
+    if failed or raw["errors"]:
+        print(f"FAILED: {', '.join(failed + list(raw['errors']))}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

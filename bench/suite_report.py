@@ -1,0 +1,298 @@
+"""The benchmark suite's report: Markdown (bench/results/suite-<UTC>.md and latest.md) and PNG
+charts (bench/results/charts/<family>.png, one per workload family).
+
+Ratios are Floe's time over a peer's: the median ratio is median(Floe) / median(peer), its range
+min(Floe) / median(peer) .. max(Floe) / median(peer). "Iceberg" is the faster of iceberg-default
+and iceberg-best for each case. A goal is met when the median ratio meets it and the worst
+(max) ratio is within +10% of it (BENCH.md 9.1).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from suite_api import ENGINES, Case, Workload, goal_met, peer_median
+
+#: The ratio columns of the report: header, goal key.
+RATIO_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("Floe/Parquet", "parquet"), ("Floe/Iceberg", "iceberg"), ("Floe/Delta", "delta"),
+)  # fmt: skip
+
+
+def machine() -> dict[str, str]:
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = "?"
+    try:
+        for line in Path("/proc/meminfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("MemTotal"):
+                memory = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": str(os.cpu_count()),
+        "memory": memory,
+        "os": f"{platform.system()} {platform.release()}",
+    }
+
+
+def profile_conf(engines: Sequence[str], into: Path) -> dict[str, dict[str, str]]:
+    """``--profile``: JFR (profile settings) for Floe's JVMs, one recording per JVM in ``into``."""
+    into.mkdir(parents=True, exist_ok=True)
+    conf: dict[str, dict[str, str]] = {}
+    for engine in engines:
+        if engine == "floe":
+            options = (
+                f"-XX:StartFlightRecording=settings=profile,dumponexit=true,"
+                f"filename={into}/{engine}-%p.jfr"
+            )
+            conf[engine] = {"spark.driver.extraJavaOptions": options}
+    return conf
+
+
+def fmt_seconds(value: float) -> str:
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def fmt_ratio(values: tuple[float, float, float] | None) -> str:
+    if values is None:
+        return "-"
+    median, low, high = values
+    return f"{median:.2f} ({low:.2f}-{high:.2f})"
+
+
+def case_table(cases: Sequence[Case]) -> dict[str, dict[str, Case]]:
+    """Cases by name, then engine, names in first-seen order."""
+    table: dict[str, dict[str, Case]] = {}
+    for case in cases:
+        table.setdefault(case.name, {})[case.engine] = case
+    return table
+
+
+def ratio_range(by_engine: dict[str, Case], peer: str) -> tuple[float, float, float] | None:
+    """(median, min, max) ratio of Floe over ``peer`` (a goal key), or None."""
+    floe = by_engine.get("floe")
+    medians = {e: c.median for e, c in by_engine.items() if c.seconds}
+    base = peer_median(medians, peer)
+    if floe is None or not floe.seconds or base is None or base == 0:
+        return None
+    return floe.median / base, min(floe.seconds) / base, max(floe.seconds) / base
+
+
+def answers_differ(by_engine: dict[str, Case]) -> str | None:
+    """A sentence naming the engines whose answers differ, or None when all agree."""
+    answers = {e: c.answer for e, c in by_engine.items() if c.answer is not None}
+    if len(set(answers.values())) <= 1:
+        return None
+    groups: dict[str, list[str]] = {}
+    for engine, answer in answers.items():
+        groups.setdefault(str(answer), []).append(engine)
+    return "answers differ: " + "; ".join(f"{', '.join(g)} = {a}" for a, g in groups.items())
+
+
+def goal_lines(workload: Workload, table: dict[str, dict[str, Case]]) -> list[tuple[bool, str]]:
+    """(met, sentence) for every goal of ``workload`` that could be checked."""
+    lines: list[tuple[bool, str]] = []
+    for case_name, goals in workload.goals.items():
+        by_engine = table.get(case_name)
+        if not by_engine:
+            continue
+        for peer, goal in goals.items():
+            ratios = ratio_range(by_engine, peer)
+            if ratios is None:
+                continue
+            met = goal_met(ratios[0], ratios[2], goal)
+            verdict = "met" if met else "MISSED"
+            sentence = (
+                f"{workload.id} {case_name}: Floe/{peer} {ratios[0]:.2f} "
+                f"(worst {ratios[2]:.2f}), goal <= {goal:g}: {verdict}"
+            )
+            lines.append((met, sentence))
+    for by_engine in table.values():
+        floe = by_engine.get("floe")
+        own = floe.extra.get("own_goal") if floe is not None else None
+        if isinstance(own, dict) and {"metric", "value", "goal"} <= own.keys():
+            met = float(own["value"]) <= float(own["goal"])
+            lines.append((met, f"{workload.id} {floe.name if floe else ''}: {own['metric']} "
+                               f"{float(own['value']):.3g}, goal <= {float(own['goal']):g}: "
+                               f"{'met' if met else 'MISSED'}"))  # fmt: skip
+    return lines
+
+
+def markdown(raw: dict[str, Any], workloads: Sequence[Workload]) -> str:
+    engines = [e for e in ENGINES if e in raw["engines"]]
+    quick = raw["quick"]
+    out: list[str] = [f"# Floe benchmark suite, {raw.get('finished', '?')}", ""]
+    mode = "quick mode" if quick else "full run"
+    out.append(
+        f"Command: `{raw.get('command', 'python bench/suite.py')}`; {mode}, "
+        f"{raw['warmups']} warm-up, {raw['reps']} measured repetitions, "
+        f"total {raw['total_seconds'] / 60:.1f} min."
+    )
+    if raw.get("shared_jvm"):
+        out.append("JVMs: ONE per engine for all its workloads (quick mode), engines in the order "
+                   f"{', '.join(engines)}; later workloads run in a warm JVM.")  # fmt: skip
+    else:
+        out.append("JVMs: a fresh one per engine and workload, engines interleaved ABC/CBA.")
+    versions = raw.get("versions", {})
+    if versions:
+        out.append("Versions: " + "; ".join(f"{k} {v}" for k, v in versions.items()) + ".")
+    mach = raw.get("machine", {})
+    if mach:
+        out.append(f"Machine: {mach.get('cpu')}, {mach.get('cores')} cores, "
+                   f"{mach.get('memory')}, {mach.get('os')}.")  # fmt: skip
+    out.append(
+        "Ratios are Floe's time over the peer's: median (min-max over Floe's repetitions); "
+        "below 1 Floe is faster. Iceberg = the faster of iceberg-default and iceberg-best."
+    )
+    out.append("")
+
+    all_goals: list[tuple[bool, str]] = []
+    problems: list[str] = [f"{w}: {e}" for w, e in raw.get("errors", {}).items()]
+    for workload in workloads:
+        results = raw["runs"].get(workload.id, {})
+        cases: list[Case] = []
+        for engine, result in results.items():
+            if "error" in result:
+                problems.append(f"{workload.id} on {engine}: {result['error']}")
+            cases += [Case.from_json(c) for c in result.get("cases", [])]
+        table = case_table(cases)
+        all_goals += goal_lines(workload, table)
+        out.append(f"## {workload.id} {workload.title} ({workload.family})")
+        out.append("")
+        if not table:
+            out.append("No results (see Problems).")
+            out.append("")
+            continue
+        shown = [e for e in engines if any(e in by for by in table.values())]
+        header = ["case", *(f"{e} s" for e in shown), *(h for h, _ in RATIO_COLUMNS)]
+        out.append("| " + " | ".join(header) + " |")
+        out.append("|" + "---|" * len(header))
+        notes: list[str] = []
+        for name, by_engine in table.items():
+            row = [name]
+            for engine in shown:
+                case = by_engine.get(engine)
+                row.append(fmt_seconds(case.median) if case and case.seconds else "-")
+            row += [fmt_ratio(ratio_range(by_engine, peer)) for _, peer in RATIO_COLUMNS]
+            out.append("| " + " | ".join(row) + " |")
+            differ = answers_differ(by_engine)
+            if differ:
+                notes.append(f"**{name}: {differ}**")
+            written = [f"{e} {c.bytes_written:,} B in {c.files_written or '?'} files"
+                       for e, c in by_engine.items() if c.bytes_written is not None]  # fmt: skip
+            if written:
+                notes.append(f"{name}, written: " + "; ".join(written))
+            read = [f"{e} {c.files_read}" for e, c in by_engine.items() if c.files_read is not None]
+            if read:
+                notes.append(f"{name}, files read: " + ", ".join(read))
+        out.append("")
+        for note in notes:
+            out.append(f"- {note}")
+        if notes:
+            out.append("")
+
+    out.append("## Goals")
+    out.append("")
+    if not all_goals:
+        out.append("No goal could be checked in this run.")
+    missed = [s for met, s in all_goals if not met]
+    for met, sentence in all_goals:
+        out.append(f"- {'met' if met else '**MISSED**'}: {sentence}")
+    out.append("")
+    out.append(f"Floe meets {len(all_goals) - len(missed)} of {len(all_goals)} checked goals"
+               + (f" and MISSES {len(missed)}." if missed else "."))  # fmt: skip
+    out.append("")
+    if problems:
+        out.append("## Problems")
+        out.append("")
+        out += [f"- {p}" for p in problems]
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def charts(raw: dict[str, Any], workloads: Sequence[Workload], into: Path) -> list[Path]:
+    """One PNG per workload family: Floe's median time over each peer's, per case (log scale);
+    nothing when matplotlib is not installed (bench-only dependency, scripts/lib.sh)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    families: dict[str, list[tuple[str, dict[str, Case]]]] = {}
+    for workload in workloads:
+        cases: list[Case] = []
+        for result in raw["runs"].get(workload.id, {}).values():
+            cases += [Case.from_json(c) for c in result.get("cases", [])]
+        for name, by_engine in case_table(cases).items():
+            families.setdefault(workload.family, []).append((f"{workload.id} {name}", by_engine))
+    into.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for family, rows in families.items():
+        labels = [label for label, _ in rows]
+        fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(labels) + 3), 4.5))
+        width = 0.8 / len(RATIO_COLUMNS)
+        plotted = False
+        for i, (header, peer) in enumerate(RATIO_COLUMNS):
+            values = []
+            for _, by_engine in rows:
+                r = ratio_range(by_engine, peer)
+                values.append(r[0] if r else float("nan"))
+            if all(v != v for v in values):  # all NaN
+                continue
+            positions = [x + (i - 1) * width for x in range(len(labels))]
+            ax.bar(positions, values, width, label=header)
+            plotted = True
+        if not plotted:
+            plt.close(fig)
+            continue
+        ax.axhline(1.0, color="grey", linewidth=0.8)
+        ax.set_yscale("log")
+        ax.set_ylabel("Floe time / peer time (lower is better)")
+        ax.set_title(f"Floe vs peers: {family}")
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = into / f"{family}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def median_or_none(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def write_outputs(
+    raw: dict[str, Any], workloads: Sequence[Workload], results: Path, stamp: str
+) -> list[Path]:
+    """Writes suite-<stamp>.md, latest.md and the charts under ``results``."""
+    results.mkdir(parents=True, exist_ok=True)
+    chart_paths = charts(raw, workloads, results / "charts")
+    text = markdown(raw, workloads)
+    if chart_paths:
+        text += "## Charts\n\n" + "".join(
+            f"![{p.stem}](charts/{p.name})\n" for p in chart_paths
+        )
+    report = results / f"suite-{stamp}.md"
+    report.write_text(text, encoding="utf-8")
+    latest = results / "latest.md"
+    latest.write_text(text, encoding="utf-8")
+    return [report, latest, *chart_paths]

@@ -1,0 +1,76 @@
+package io.floe.spark.source;
+
+import io.floe.format.OptionErrors;
+import io.floe.spark.util.SparkExceptions;
+import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * What every read of Floe data files gives its {@link FloeReaderFactory}, built once per scan on the
+ * driver: the session's Hadoop configuration, broadcast so that each executor deserializes it once;
+ * the rows per batch (the {@value #BATCH_SIZE} read option, else Spark's
+ * {@value #SPARK_BATCH_SIZE}); and the table and snapshot a reader names when a file is missing.
+ * Used by {@link FloeScan}, {@link FileSetScan}, {@link FloeChangelogScan} and
+ * {@link FloeMicroBatchStream}.
+ */
+final class ReaderSetup {
+  /** Read option: rows per columnar batch. */
+  static final String BATCH_SIZE = "batch-size";
+  static final String SPARK_BATCH_SIZE = "spark.sql.parquet.columnarReaderBatchSize";
+
+  private final Broadcast<SerializableConfiguration> conf;
+  private final int batchSize;
+  private final String tableName;
+  private final Long snapshotId;
+
+  private ReaderSetup(Broadcast<SerializableConfiguration> conf, int batchSize, String tableName,
+      Long snapshotId) {
+    this.conf = conf;
+    this.batchSize = batchSize;
+    this.tableName = tableName;
+    this.snapshotId = snapshotId;
+  }
+
+  /**
+   * The setup of a read of {@code tableName} at {@code snapshotId} (null: none, or a stream) with the
+   * read {@code options} (only {@value #BATCH_SIZE} is used); throws Floe's invalid-option error when
+   * the batch size is not a positive integer.
+   */
+  static ReaderSetup of(String tableName, Long snapshotId, Map<String, String> options) {
+    SparkSession spark = SparkSession.active();
+    int batchSize = batchSize(tableName, options, spark.conf().get(SPARK_BATCH_SIZE, "4096"));
+    Broadcast<SerializableConfiguration> conf = JavaSparkContext.fromSparkContext(spark.sparkContext())
+        .broadcast(new SerializableConfiguration(spark.sessionState().newHadoopConf()));
+    return new ReaderSetup(conf, batchSize, tableName, snapshotId);
+  }
+
+  /** A reader factory of data files read with {@code readSchema} (columns carrying field ids). */
+  FloeReaderFactory files(StructType readSchema) {
+    return new FloeReaderFactory(readSchema, conf, batchSize, tableName, snapshotId);
+  }
+
+  /** The {@value #BATCH_SIZE} read option when given, else {@code sparkDefault}; a positive int. */
+  static int batchSize(String tableName, Map<String, String> options, String sparkDefault) {
+    String value = options.get(BATCH_SIZE);
+    String setting = value != null ? BATCH_SIZE : SPARK_BATCH_SIZE;
+    String source = value != null ? "read option " + BATCH_SIZE : "Spark setting " + SPARK_BATCH_SIZE;
+    if (value == null) {
+      value = sparkDefault;
+    }
+    try {
+      int parsed = Integer.parseInt(value.trim());
+      if (parsed > 0) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw SparkExceptions.thrown(OptionErrors.invalidOption(setting, value, "Invalid " + source + " for a read of table " + tableName + ": '" + value
+        + "' (expected a positive number of rows per batch, at most " + Integer.MAX_VALUE
+        + "; Spark's default is 4096)"));
+  }
+}
