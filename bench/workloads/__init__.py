@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from suite_api import Workload
 
-from workloads import w01_full_scan
+from workloads import w01_full_scan, w07_merge
 
 REGISTRY: list[Workload] = [
     w01_full_scan.WORKLOAD,
+    w07_merge.WORKLOAD,
 ]
 
 
