@@ -105,7 +105,7 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
     LogicalPlan target = join.left();
     LogicalPlan source = join.right();
     if (targetKeys.isEmpty() || !readsMergeTarget(target) || hasKeyFilter(target)
-        || !source.deterministic() || !sizeAllows(source, conf)) {
+        || !deterministic(source) || !sizeAllows(source, conf)) {
       return join;
     }
     for (int i = 0; i < targetKeys.size(); i++) {
@@ -179,6 +179,22 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
       }
     }
     return false;
+  }
+
+  /** Every expression of every node: a source whose rows (or keys) may differ between its two
+   * evaluations (a {@code rand()} filter, say) could let the filter drop a matching target row. */
+  private static boolean deterministic(LogicalPlan plan) {
+    for (Expression e : CollectionConverters.asJava(plan.expressions())) {
+      if (!e.deterministic()) {
+        return false;
+      }
+    }
+    for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
+      if (!deterministic(child)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean sizeAllows(LogicalPlan source, SQLConf conf) {
