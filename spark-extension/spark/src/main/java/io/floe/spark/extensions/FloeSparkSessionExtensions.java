@@ -3,6 +3,8 @@ package io.floe.spark.extensions;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.parser.ParserInterface;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.rules.Rule;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
@@ -21,6 +23,8 @@ import scala.runtime.BoxedUnit;
  *       back (no table state among the properties, no LOCATION of the table's own warehouse folder).</li>
  *   <li>{@link FloeMetadataAnswerStrategy}: a query answered from metadata (a pushed aggregate, a
  *       metadata table) is collected on the driver, without a Spark job.</li>
+ *   <li>{@link MergeTargetKeyFilter}: a merge-on-read {@code MERGE} reads only the target rows whose
+ *       keys the source may hold (a Bloom filter of the source keys before the join's shuffle).</li>
  * </ul>
  */
 public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -30,7 +34,16 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
     extensions.injectPlannerStrategy(new FloeDescribeColumnStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeShowCreateTableStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeMetadataAnswerStrategy.Builder());
+    extensions.injectOptimizerRule(new MergeTargetKeyFilterBuilder());
     return BoxedUnit.UNIT;
+  }
+
+  /** Builds the MERGE key filter for {@code SparkSessionExtensions.injectOptimizerRule}. */
+  private static final class MergeTargetKeyFilterBuilder extends AbstractFunction1<SparkSession, Rule<LogicalPlan>> {
+    @Override
+    public Rule<LogicalPlan> apply(SparkSession spark) {
+      return new MergeTargetKeyFilter();
+    }
   }
 
   /** Builds Floe's parser around the parser Spark (or an earlier extension) built. */

@@ -1,0 +1,220 @@
+"""W7 MERGE refresh (BENCH.md 9.2; ported from bench/row_level.py's W7): 10 rounds, each upserting
+1% of the table (2/3 updates of scattered existing keys, 1/3 inserts of new keys) from Parquet
+sources written once under the suite's inputs (the same files for every engine), then 4 fixed
+queries before the first and after the last round.
+
+The table is a store_sales-like table with a unique key ``ss_id`` (D1 has none), generated once as
+Parquet (1,000,000 rows in 8 files; quick: 100,000) and written by each engine with
+``ctx.create_table`` in its configuration: Iceberg default (v2 copy-on-write), Iceberg best (v3
+merge-on-read, deletion vectors), Delta (deletion vectors), Floe (its documented setting for
+upserts: ``write.merge.mode=merge-on-read``, format v3). Plain Parquet has no MERGE and is not
+measured. Before each series the table is created again (untimed); a series is 10 timed MERGEs
+after an untimed warm-up MERGE (round 0, 1,000 updates and 500 inserts) on a fresh table.
+Series: 2 (quick: 1; the case's seconds are the series totals), not ``ctx.reps``, to fit
+the 3-minute budget.
+
+Cases: ``total`` (sum of the 10 rounds; goal Floe / min(Iceberg modes) <= 0.6; extras: per-round
+seconds, max/median round, LST-Bench degradation rate), ``queries after`` (the sum of the 4
+queries' times after the last round; goal <= 0.5x Iceberg's; extras: the same before, and
+post/pre, goal <= 1.10). Answers: a checksum of the final table (equal for every engine).
+"""
+
+from __future__ import annotations
+
+import datetime
+import statistics
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from suite_api import Case, Context, Workload, answer_digest
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+ENGINES_W7 = ("iceberg-default", "iceberg-best", "delta", "floe")
+ROUNDS = 10
+#: measured 10-round series (quick: 1); each takes 5-20 s per engine, so not ctx.reps
+SERIES = 2
+FILES = 8
+DAYS = 1000
+#: Floe's documented setting for MERGE-heavy tables (README 'DELETE, UPDATE and MERGE').
+FLOE_PROPERTIES = {
+    "format-version": "3",
+    "write.delete.mode": "merge-on-read",
+    "write.update.mode": "merge-on-read",
+    "write.merge.mode": "merge-on-read",
+    "write.parquet.compression-codec": "zstd",
+}
+CHECKSUM = "SELECT count(*), bit_xor(xxhash64(*)) FROM {src}"
+
+
+def rows_of(quick: bool) -> int:
+    return 100_000 if quick else 1_000_000
+
+
+def source_sql(rows: int, files: int, start: int = 0, end: int | None = None, tag: int = 0) -> str:
+    """Generated rows [start, end) (bench/row_level.py's generator): keys >= ``rows`` are new rows;
+    ``tag`` > 0 changes the non-key columns of an update (round ``tag``)."""
+    end = rows if end is None else end
+    qty = f"pmod(pmod(xxhash64(id, 4), 100) + {tag}, 100) + 1"
+    note = f"hex(xxhash64(id, {9 + 100 * tag}))"
+    return f"""SELECT id AS ss_id,
+        pmod(xxhash64(id, 1), 200000) AS ss_item_sk,
+        pmod(xxhash64(id, 2), 5000000) AS ss_customer_sk,
+        CAST(pmod(xxhash64(id, 3), 100) AS INT) AS ss_store_sk,
+        CAST({qty} AS INT) AS ss_quantity,
+        id DIV 4 AS ss_ticket_number,
+        CAST(pmod(xxhash64(id, 5), 20000) / 100 AS DECIMAL(7, 2)) AS ss_sales_price,
+        CAST((pmod(xxhash64(id, 6), 40000) - 20000) / 100 AS DECIMAL(7, 2)) AS ss_net_profit,
+        date_add(DATE '2020-01-01', CAST(id * {DAYS} DIV {rows} AS INT)) AS ss_sold_date,
+        concat('channel-', CAST(pmod(xxhash64(id, 7), 5) AS STRING)) AS ss_channel,
+        concat('promo-', CAST(pmod(xxhash64(id, 8), 1000) AS STRING)) AS ss_promo,
+        {note} AS ss_note
+    FROM range({start}, {end}, 1, {files})"""
+
+
+def day(offset: int) -> str:
+    return f"DATE '{datetime.date(2020, 1, 1) + datetime.timedelta(days=offset)}'"
+
+
+def queries(rows: int) -> dict[str, str]:
+    first = (FILES // 2) * (DAYS // FILES) + 57
+    return {
+        "q_scan": "SELECT count(*), sum(ss_quantity), sum(ss_sales_price) FROM {src}",
+        "q_group": "SELECT ss_store_sk, count(*), sum(ss_net_profit) FROM {src} "
+        "GROUP BY ss_store_sk",
+        "q_range": "SELECT count(*), sum(ss_quantity), max(ss_note) FROM {src} "
+        f"WHERE ss_sold_date >= {day(first)} AND ss_sold_date < {day(first + 10)}",
+        "q_point": "SELECT * FROM {src} WHERE ss_id = " + str((rows * 3) // 7),
+    }
+
+
+def paths(inputs: Path, quick: bool) -> tuple[Path, list[Path]]:
+    root = inputs / ("w7-quick" if quick else "w7")
+    return root / "base", [root / f"source-r{r}" for r in range(ROUNDS + 1)]
+
+
+def prepare(spark: SparkSession, inputs: Path, quick: bool) -> None:
+    """The base table and the 11 MERGE sources (round 0 is the warm-up), as zstd Parquet."""
+    rows = rows_of(quick)
+    base, sources = paths(inputs, quick)
+    marker = base.parent / "_DONE"
+    if marker.is_file() and marker.read_text(encoding="utf-8") == str(rows):
+        return
+    spark.sql(source_sql(rows, FILES)).write.mode("overwrite").option(
+        "compression", "zstd"
+    ).parquet(str(base))
+    inserts = rows // 300
+    for r, path in enumerate(sources):
+        if r == 0:
+            updates = source_sql(rows, 1, 0, 1000, tag=99)
+            new = source_sql(rows, 1, 10 * rows, 10 * rows + 500)
+        else:
+            updates = (
+                f"SELECT * FROM ({source_sql(rows, FILES, tag=r)}) "
+                f"WHERE pmod(xxhash64(ss_id, {1000 + r}), 150) = 0"
+            )
+            start = rows + (r - 1) * inserts
+            new = source_sql(rows, 1, start, start + inserts)
+        spark.sql(f"{updates} UNION ALL {new}").coalesce(1).write.mode("overwrite").option(
+            "compression", "zstd"
+        ).parquet(str(path))
+    marker.write_text(str(rows), encoding="utf-8")
+
+
+def merge_sql(table: str, view: str) -> str:
+    return (
+        f"MERGE INTO {table} t USING {view} s ON t.ss_id = s.ss_id "
+        "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"
+    )
+
+
+def query_seconds(ctx: Context, table: str, qs: dict[str, str]) -> tuple[float, dict[str, Any]]:
+    """Sum over the queries of each query's best of ``ctx.reps`` (after one warm-up each)."""
+    import time
+
+    total = 0.0
+    answers: dict[str, Any] = {}
+    for name, sql in qs.items():
+        query = sql.format(src=table)
+        rows = ctx.spark.sql(query).collect()
+        answers[name] = answer_digest(rows)
+        best = float("inf")
+        for _ in range(ctx.reps):
+            started = time.perf_counter()
+            ctx.spark.sql(query).collect()
+            best = min(best, time.perf_counter() - started)
+        total += best
+    return total, answers
+
+
+def run(ctx: Context) -> list[Case]:
+    import time
+
+    rows = rows_of(ctx.quick)
+    base, sources = paths(ctx.inputs, ctx.quick)
+    views = []
+    for r, path in enumerate(sources):
+        view = f"w7_source_{r}"
+        ctx.spark.read.parquet(str(path)).createOrReplaceTempView(view)
+        views.append(view)
+    props = FLOE_PROPERTIES if ctx.engine == "floe" else None
+    qs = queries(rows)
+
+    def fresh() -> str:
+        table = ctx.create_table("w7", ctx.spark.read.parquet(str(base)), properties=props)
+        ctx.spark.sql(merge_sql(table, views[0])).collect()  # warm-up round, untimed
+        return table
+
+    table = fresh()
+    before, before_answers = query_seconds(ctx, table, qs)
+    series: list[list[float]] = []
+    for _ in range(1 if ctx.quick else SERIES):
+        table = fresh()
+        rounds = []
+        for r in range(1, ROUNDS + 1):
+            started = time.perf_counter()
+            ctx.spark.sql(merge_sql(table, views[r])).collect()
+            rounds.append(time.perf_counter() - started)
+        series.append(rounds)
+    after, after_answers = query_seconds(ctx, table, qs)
+    checksum = ctx.spark.sql(CHECKSUM.format(src=table)).collect()
+    count = int(checksum[0][0])
+    expected = rows + 500 + ROUNDS * (rows // 300)
+    if count != expected:
+        raise RuntimeError(f"W7 {ctx.engine}: {count} rows after the MERGEs, expected {expected}")
+    fastest = min(series, key=sum)
+    median = statistics.median(fastest)
+    degradation = sum(
+        (fastest[i] - fastest[i - 1]) / fastest[i - 1] for i in range(1, len(fastest))
+    ) / max(1, len(fastest) - 1)
+    return [
+        ctx.case(
+            "total",
+            [sum(s) for s in series],
+            answer=answer_digest(checksum),
+            round_seconds=fastest,
+            max_over_median_round=max(fastest) / median,
+            degradation_rate=degradation,
+            rows_after=count,
+        ),
+        ctx.case(
+            "queries after",
+            [after],
+            answer=answer_digest(sorted(after_answers.items())),
+            queries_before_seconds=before,
+            post_over_pre=after / before,
+            answers_before=before_answers,
+        ),
+    ]
+
+
+WORKLOAD = Workload(
+    id="W7",
+    title="MERGE refresh (10 rounds of 1% upserts)",
+    family="row-level",
+    engines=ENGINES_W7,
+    prepare=prepare,
+    run=run,
+    goals={"total": {"iceberg": 0.6}, "queries after": {"iceberg": 0.5}},
+)
