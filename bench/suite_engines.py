@@ -216,22 +216,11 @@ def import_parquet(ctx: Context, name: str, linked: Path, partition_cols: tuple[
     _empty_catalog_table(
         ctx, ident, spark.read.parquet(str(linked)), partition_cols, ctx.table_properties()
     )
-    call = (
+    spark.sql(
         f"CALL {catalog}.system.add_files(table => '{NAMESPACE}.{name}', "
         f"source_table => '`parquet`.{quote_path(linked)}')"
     )
-    if ctx.engine == "floe" and not _floe_has_add_files(spark):
-        # TEMPORARY (suite API v1): until Floe's add_files lands the files are rewritten.
-        print(f"WARNING: Floe has no add_files yet: {name} is a REWRITE of {linked}", flush=True)
-        spark.sql(f"INSERT INTO {ident} SELECT * FROM {source}")
-        return ident
-    spark.sql(call)
     return ident
-
-
-def _floe_has_add_files(spark: SparkSession) -> bool:
-    names = {r[0] for r in spark.sql("SHOW PROCEDURES IN floe.system").collect()}
-    return "add_files" in names or any(str(n).endswith(".add_files") for n in names)
 
 
 def create_table(
