@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Floe benchmark suite (docs/benchmarks.md; BENCH.md section 9): every workload side by side
+"""The Floe benchmark suite (docs/benchmarks.md, 'The suite'): every workload side by side
 on plain Spark Parquet, Apache Iceberg (defaults and best settings), Delta Lake and Floe.
 
     python bench/suite.py [--quick] [--workloads W1,W3] [--engines floe,iceberg,delta,parquet]
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib.util
 import json
 import os
 import shutil
@@ -95,6 +96,35 @@ def plan_jobs(
     return planned
 
 
+def workload_files(workloads: list[Workload]) -> dict[str, str]:
+    """Workloads not in REGISTRY (e.g. a test's): id -> the file of the module defining them,
+    which the worker processes load."""
+    from workloads import by_id
+
+    known = by_id()
+    files: dict[str, str] = {}
+    for workload in workloads:
+        if known.get(workload.id) is not workload:
+            module = sys.modules[workload.run.__module__]
+            files[workload.id] = str(Path(str(module.__file__)).resolve())
+    return files
+
+
+def external_workloads(spec: dict[str, Any]) -> dict[str, Workload]:
+    found: dict[str, Workload] = {}
+    for wid, file in (spec.get("workload_files") or {}).items():
+        loader = importlib.util.spec_from_file_location(f"suite_external_{wid}", file)
+        if loader is None or loader.loader is None:
+            raise ImportError(f"Cannot load workload {wid} from {file}")
+        module = importlib.util.module_from_spec(loader)
+        loader.loader.exec_module(module)
+        workload = getattr(module, "WORKLOAD", None)
+        if not isinstance(workload, Workload):
+            raise ImportError(f"{file} has no WORKLOAD = Workload(...)")
+        found[wid] = workload
+    return found
+
+
 # -- worker side (inside the engine's JVM) ------------------------------------------------------
 def worker(spec: dict[str, Any]) -> int:
     """Runs ``spec["workloads"]`` for ``spec["engine"]`` in this process's one SparkSession and
@@ -106,7 +136,7 @@ def worker(spec: dict[str, Any]) -> int:
     engine: str = spec["engine"]
     work = Path(spec["work"])
     work.mkdir(parents=True, exist_ok=True)
-    registry = by_id()
+    registry = {**by_id(), **external_workloads(spec)}
     out: dict[str, Any] = {"engine": engine, "results": {}}
     result_path = Path(spec["result"])
     spark = session(engine, work, extra_conf=spec.get("extra_conf") or {})
@@ -140,7 +170,7 @@ def prepare_worker(spec: dict[str, Any]) -> int:
     from suite_engines import plain_session
     from workloads import by_id
 
-    registry = by_id()
+    registry = {**by_id(), **external_workloads(spec)}
     inputs = Path(spec["inputs"])
     inputs.mkdir(parents=True, exist_ok=True)
     spark = plain_session(Path(spec["work"]))
@@ -210,10 +240,11 @@ def run_suite(
     inputs = base / "inputs"
     run_dir = base / f"work-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}"
     started = time.perf_counter()
+    files = workload_files(workloads)
     prepared, prepare_seconds = run_process(
         "--prepare",
         {"inputs": str(inputs), "work": str(run_dir / "prepare"), "quick": quick,
-         "workloads": [w.id for w in workloads]},
+         "workloads": [w.id for w in workloads], "workload_files": files},
         "prepare",
     )  # fmt: skip
     errors: dict[str, str] = dict(prepared.get("errors", {}))
@@ -227,6 +258,7 @@ def run_suite(
             "engine": engine, "workloads": ids, "inputs": str(inputs),
             "work": str(run_dir / engine / "-".join(ids)), "quick": quick, "reps": reps,
             "warmups": warmups, "keep": keep, "extra_conf": (extra_conf or {}).get(engine, {}),
+            "workload_files": {w: f for w, f in files.items() if w in ids},
         }  # fmt: skip
         loaded, seconds = run_process("--worker", spec, f"{engine} {','.join(ids)}")
         processes.append({"engine": engine, "workloads": ids, "seconds": seconds})

@@ -34,33 +34,30 @@ DRIVER_MEMORY = os.environ.get("FLOE_BENCH_DRIVER_MEMORY", "8g")
 DELTA_GROUP = "io.delta"
 DELTA_ARTIFACT = "delta-spark_4.1_2.13"
 DELTA_VERSION = os.environ.get("FLOE_DELTA_VERSION", "4.1.0")
-#: Parquet settings every writer shares (BENCH.md 9.1): zstd, 128 MB row groups.
+#: Parquet settings every writer shares (docs/benchmarks.md, 'Engines'): zstd, 128 MB row groups.
 ROW_GROUP_BYTES = 128 * 1024 * 1024
 CODEC = "zstd"
 
 
 def delta_jars() -> list[Path]:
-    """delta-spark and delta-storage for Spark 4.1, fetched once into the cache."""
+    """delta-spark and delta-storage for Spark 4.1 (no transitive dependencies: Spark ships what
+    they need), fetched once into the cache."""
     cache = cache_dir() / f"delta-{DELTA_VERSION}"
-    wanted = [cache / f"{DELTA_ARTIFACT}-{DELTA_VERSION}.jar"]
-    found = sorted(cache.glob("delta-storage-*.jar"))
-    if all(p.is_file() for p in wanted) and found:
-        return [*wanted, *found]
-    cache.mkdir(parents=True, exist_ok=True)
-    done = ivy_retrieve(
-        ["-dependency", DELTA_GROUP, DELTA_ARTIFACT, DELTA_VERSION, "-types", "jar"], cache
-    )
-    if done.returncode != 0:
-        raise RuntimeError(
-            f"Cannot fetch {DELTA_GROUP}:{DELTA_ARTIFACT}:{DELTA_VERSION}:\n"
-            f"{done.stdout}{done.stderr}"
+    modules = ((DELTA_ARTIFACT, DELTA_VERSION), ("delta-storage", DELTA_VERSION))
+    jars = [cache / f"{artifact}-{version}.jar" for artifact, version in modules]
+    for (artifact, version), jar in zip(modules, jars, strict=True):
+        if jar.is_file():
+            continue
+        cache.mkdir(parents=True, exist_ok=True)
+        done = ivy_retrieve(
+            ["-dependency", DELTA_GROUP, artifact, version, "-notransitive", "-types", "jar"], cache
         )
-    found = sorted(cache.glob("delta-storage-*.jar"))
-    if not wanted[0].is_file() or not found:
-        raise FileNotFoundError(
-            f"Fetching {DELTA_ARTIFACT}:{DELTA_VERSION} did not produce its jars in {cache}"
-        )
-    return [*wanted, *found]
+        if done.returncode != 0 or not jar.is_file():
+            raise RuntimeError(
+                f"Cannot fetch {DELTA_GROUP}:{artifact}:{version} from Maven Central into "
+                f"{cache}:\n{done.stdout}{done.stderr}"
+            )
+    return jars
 
 
 def java_version() -> str:
@@ -85,7 +82,7 @@ def versions() -> dict[str, str]:
 
 
 def common_conf(work: Path) -> dict[str, str]:
-    """BENCH.md 9.1: local[2], a large driver heap, 4 shuffle partitions, AQE on, UI off, G1;
+    """The suite's session: local[2], a large driver heap, 4 shuffle partitions, AQE on, UI off, G1;
     zstd and 128 MB row groups for every Parquet writer."""
     return {
         "spark.master": MASTER,

@@ -4,7 +4,7 @@ charts (bench/results/charts/<family>.png, one per workload family).
 Ratios are Floe's time over a peer's: the median ratio is median(Floe) / median(peer), its range
 min(Floe) / median(peer) .. max(Floe) / median(peer). "Iceberg" is the faster of iceberg-default
 and iceberg-best for each case. A goal is met when the median ratio meets it and the worst
-(max) ratio is within +10% of it (BENCH.md 9.1).
+(max) ratio is within +10% of it (docs/benchmarks.md, 'Reading the report').
 """
 
 from __future__ import annotations

@@ -1,17 +1,21 @@
 """Every workload of the benchmark suite, in W order (bench/suite.py runs them).
 
 To add a workload: write ``bench/workloads/wNN_name.py`` with ``WORKLOAD = Workload(...)``
-(bench/suite_api.py) and add one import line and one REGISTRY entry below.
+(bench/suite_api.py), then add ONE import line (``from workloads.wNN_name import WORKLOAD as
+WNN``, one module per line so that merges of parallel additions do not conflict and ruff's
+import sorting stays happy) and ONE entry ``WNN,`` in REGISTRY, in W order.
 """
 
 from __future__ import annotations
 
 from suite_api import Workload
 
-from workloads import w01_full_scan
+from workloads.w01_full_scan import WORKLOAD as W01
+from workloads.w12_bulk_load import WORKLOAD as W12
 
 REGISTRY: list[Workload] = [
-    w01_full_scan.WORKLOAD,
+    W01,
+    W12,
 ]
 
 
