@@ -233,6 +233,7 @@ def run_suite(
     warmups: int = 1,
     shared_jvm: bool | None = None,
     extra_conf: dict[str, dict[str, str]] | None = None,
+    profile_dir: Path | None = None,
 ) -> dict[str, Any]:
     """Prepares the inputs, runs every (engine, workload) job and returns the raw results:
     ``{"runs": {wid: {engine: {"cases": [...], ...}}}, "errors": {...}, ...}``."""
@@ -254,10 +255,14 @@ def run_suite(
     runs: dict[str, dict[str, Any]] = {w.id: {} for w in workloads}
     processes: list[dict[str, Any]] = []
     for engine, ids in plan_jobs(runnable, engines, shared):
+        conf = dict((extra_conf or {}).get(engine, {}))
+        if profile_dir is not None and engine == "floe":
+            jfr = profile_dir / f"{'-'.join(ids)}-{engine}.jfr"
+            conf["spark.driver.extraJavaOptions"] = profile_options(jfr)
         spec = {
             "engine": engine, "workloads": ids, "inputs": str(inputs),
             "work": str(run_dir / engine / "-".join(ids)), "quick": quick, "reps": reps,
-            "warmups": warmups, "keep": keep, "extra_conf": (extra_conf or {}).get(engine, {}),
+            "warmups": warmups, "keep": keep, "extra_conf": conf,
             "workload_files": {w: f for w, f in files.items() if w in ids},
         }  # fmt: skip
         loaded, seconds = run_process("--worker", spec, f"{engine} {','.join(ids)}")
@@ -282,6 +287,34 @@ def run_suite(
         "reps": reps if reps is not None else (3 if quick else 5),
         "warmups": warmups,
     }
+
+
+def profile_options(jfr: Path) -> str:
+    """JVM options recording ``jfr`` for the whole JVM (bench/jfr_profile.py's when present)."""
+    jfr.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        jfr_profile = importlib.import_module("jfr_profile")
+    except ImportError:
+        return f"-XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true"
+    return str(jfr_profile.driver_java_options(jfr))
+
+
+def flame_graphs(recordings: Path, into: Path) -> list[Path]:
+    """An SVG flame graph per ``.jfr`` in ``recordings`` (with bench/jfr_profile.py; without it
+    the recordings stay as they are and this says so)."""
+    try:
+        jfr_profile = importlib.import_module("jfr_profile")
+    except ImportError:
+        progress(f"no bench/jfr_profile.py: JFR recordings left in {recordings}")
+        return []
+    into.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for jfr in sorted(recordings.glob("*.jfr")):
+        svg = into / f"{jfr.stem}.svg"
+        stacks = jfr_profile.load(jfr)
+        svg.write_text(str(jfr_profile.flame_svg(stacks, f"{jfr.stem} (CPU samples)")), "utf-8")
+        written.append(svg)
+    return written
 
 
 def cases_of(raw: dict[str, Any], wid: str) -> list[Case]:
@@ -323,16 +356,11 @@ def main(argv: list[str] | None = None) -> int:
     engines = parse_engines(parser, args.engines)
     workloads = parse_workloads(parser, args.workloads, REGISTRY)
     base = args.dir.resolve()
-    extra_conf: dict[str, dict[str, str]] = {}
-    finished = dt.datetime.now(dt.UTC)
-    stamp = finished.strftime("%Y%m%dT%H%M%SZ")
-    if args.profile:
-        from suite_report import profile_conf
-
-        extra_conf = profile_conf(engines, base / "profiles" / stamp)
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    recordings = base / "profiles" / stamp if args.profile else None
     raw = run_suite(
         workloads, engines, args.quick, base, keep=args.keep, reps=args.reps,
-        shared_jvm=args.quick and not args.jvm_per_workload, extra_conf=extra_conf,
+        shared_jvm=args.quick and not args.jvm_per_workload, profile_dir=recordings,
     )  # fmt: skip
     from suite_engines import versions
     from suite_report import machine, write_outputs
@@ -341,8 +369,9 @@ def main(argv: list[str] | None = None) -> int:
     raw["machine"] = machine()
     raw["finished"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     raw["command"] = "python bench/suite.py " + " ".join(argv)
-    if args.profile:
-        raw["profiles"] = str(base / "profiles" / stamp)
+    if recordings is not None:
+        svgs = flame_graphs(recordings, args.results / "profiles" / stamp)
+        raw["profiles"] = [str(p) for p in svgs] or str(recordings)
     OUT.mkdir(parents=True, exist_ok=True)
     raw_path = OUT / f"suite-{stamp}.json"
     raw_path.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")

@@ -49,20 +49,6 @@ def machine() -> dict[str, str]:
     }
 
 
-def profile_conf(engines: Sequence[str], into: Path) -> dict[str, dict[str, str]]:
-    """``--profile``: JFR (profile settings) for Floe's JVMs, one recording per JVM in ``into``."""
-    into.mkdir(parents=True, exist_ok=True)
-    conf: dict[str, dict[str, str]] = {}
-    for engine in engines:
-        if engine == "floe":
-            options = (
-                f"-XX:StartFlightRecording=settings=profile,dumponexit=true,"
-                f"filename={into}/{engine}-%p.jfr"
-            )
-            conf[engine] = {"spark.driver.extraJavaOptions": options}
-    return conf
-
-
 def fmt_seconds(value: float) -> str:
     return f"{value:.3f}" if value < 10 else f"{value:.1f}"
 
