@@ -155,7 +155,7 @@ def worker(spec: dict[str, Any]) -> int:
                 out["results"][wid] = {"cases": [c.to_json() for c in cases]}
             except Exception as e:
                 traceback.print_exc()
-                out["results"][wid] = {"error": f"{type(e).__name__}: {e}".strip()[:2000]}
+                out["results"][wid] = {"error": short_error(e)}
             out["results"][wid]["seconds"] = time.perf_counter() - started
             result_path.write_text(json.dumps(out), encoding="utf-8")
             if not spec.get("keep"):
@@ -163,6 +163,13 @@ def worker(spec: dict[str, Any]) -> int:
     finally:
         spark.stop()
     return 0
+
+
+def short_error(e: BaseException) -> str:
+    """The exception's first lines without JVM stack frames (the worker's log has them all)."""
+    lines = [ln.strip() for ln in f"{type(e).__name__}: {e}".splitlines()]
+    kept = [ln for ln in lines if ln and not ln.startswith("at ") and not ln.startswith("...")]
+    return " / ".join(kept[:4])[:800]
 
 
 def prepare_worker(spec: dict[str, Any]) -> int:
@@ -182,7 +189,7 @@ def prepare_worker(spec: dict[str, Any]) -> int:
                 registry[wid].prepare(spark, inputs, bool(spec["quick"]))
             except Exception as e:
                 traceback.print_exc()
-                errors[wid] = f"prepare failed: {type(e).__name__}: {e}"[:2000]
+                errors[wid] = f"prepare failed: {short_error(e)}"
     finally:
         spark.stop()
     Path(spec["result"]).write_text(json.dumps({"errors": errors}), encoding="utf-8")

@@ -33,17 +33,21 @@ DRIVER_MEMORY = os.environ.get("FLOE_BENCH_DRIVER_MEMORY", "8g")
 #: Delta Lake for Spark 4.1: from Delta 4.1.0 on the Maven artifacts carry the Spark version.
 DELTA_GROUP = "io.delta"
 DELTA_ARTIFACT = "delta-spark_4.1_2.13"
-DELTA_VERSION = os.environ.get("FLOE_DELTA_VERSION", "4.1.0")
+#: 4.3.0: the first release for Spark 4.1 that runs on Spark 4.1.4 (4.1.0 and 4.2.0 call a
+#: ParquetToSparkSchemaConverter constructor of Spark 4.1.0 that 4.1.4 no longer has); 4.4.0 also
+#: needs the Unity Catalog client. Not transitive: Spark ships what these jars need.
+DELTA_VERSION = os.environ.get("FLOE_DELTA_VERSION", "4.3.0")
+DELTA_MODULES = ("delta-storage", "delta-kernel-api", "delta-kernel-defaults")
 #: Parquet settings every writer shares (docs/benchmarks.md, 'Engines'): zstd, 128 MB row groups.
 ROW_GROUP_BYTES = 128 * 1024 * 1024
 CODEC = "zstd"
 
 
 def delta_jars() -> list[Path]:
-    """delta-spark and delta-storage for Spark 4.1 (no transitive dependencies: Spark ships what
-    they need), fetched once into the cache."""
+    """delta-spark for Spark 4.1 with delta-storage and Delta Kernel (no transitive
+    dependencies: Spark ships what they need), fetched once into the cache."""
     cache = cache_dir() / f"delta-{DELTA_VERSION}"
-    modules = ((DELTA_ARTIFACT, DELTA_VERSION), ("delta-storage", DELTA_VERSION))
+    modules = [(m, DELTA_VERSION) for m in (DELTA_ARTIFACT, *DELTA_MODULES)]
     jars = [cache / f"{artifact}-{version}.jar" for artifact, version in modules]
     for (artifact, version), jar in zip(modules, jars, strict=True):
         if jar.is_file():
@@ -262,8 +266,8 @@ def create_table(
 
 def table_location(ctx: Context, name: str) -> Path:
     """The directory holding table ``name``'s files (data and metadata) for ``ctx.engine``."""
-    if ctx.engine.startswith("iceberg"):
-        return ctx.work / "iceberg-warehouse" / NAMESPACE / name
-    if ctx.engine == "floe":
-        return ctx.work / "floe-warehouse" / NAMESPACE / name
-    return ctx.table_path(name)
+    catalog = catalog_of(ctx.engine)
+    if catalog is None:
+        return ctx.table_path(name)
+    warehouse = ctx.spark.conf.get(f"spark.sql.catalog.{catalog}.warehouse") or ""
+    return Path(warehouse.removeprefix("file://").removeprefix("file:")) / NAMESPACE / name
