@@ -210,7 +210,7 @@ def import_parquet(ctx: Context, name: str, linked: Path, partition_cols: tuple[
         spark.sql(f"CONVERT TO DELTA {source}{by}")
         ident = f"delta.{quote_path(linked)}"
         props = table_properties("delta")
-        spark.sql(f"ALTER TABLE {ident} SET{_ddl_properties(props)[1:]}")
+        spark.sql(f"ALTER TABLE {ident} SET{_ddl_properties(props)}")
         return ident
     ident = ctx.table(name)
     catalog = catalog_of(ctx.engine)
