@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Floe benchmark suite (docs/benchmarks.md; BENCH.md section 9): every workload side by side
+"""The Floe benchmark suite (docs/benchmarks.md, 'The suite'): every workload side by side
 on plain Spark Parquet, Apache Iceberg (defaults and best settings), Delta Lake and Floe.
 
     python bench/suite.py [--quick] [--workloads W1,W3] [--engines floe,iceberg,delta,parquet]
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib.util
 import json
 import os
 import shutil
@@ -95,6 +96,35 @@ def plan_jobs(
     return planned
 
 
+def workload_files(workloads: list[Workload]) -> dict[str, str]:
+    """Workloads not in REGISTRY (e.g. a test's): id -> the file of the module defining them,
+    which the worker processes load."""
+    from workloads import by_id
+
+    known = by_id()
+    files: dict[str, str] = {}
+    for workload in workloads:
+        if known.get(workload.id) is not workload:
+            module = sys.modules[workload.run.__module__]
+            files[workload.id] = str(Path(str(module.__file__)).resolve())
+    return files
+
+
+def external_workloads(spec: dict[str, Any]) -> dict[str, Workload]:
+    found: dict[str, Workload] = {}
+    for wid, file in (spec.get("workload_files") or {}).items():
+        loader = importlib.util.spec_from_file_location(f"suite_external_{wid}", file)
+        if loader is None or loader.loader is None:
+            raise ImportError(f"Cannot load workload {wid} from {file}")
+        module = importlib.util.module_from_spec(loader)
+        loader.loader.exec_module(module)
+        workload = getattr(module, "WORKLOAD", None)
+        if not isinstance(workload, Workload):
+            raise ImportError(f"{file} has no WORKLOAD = Workload(...)")
+        found[wid] = workload
+    return found
+
+
 # -- worker side (inside the engine's JVM) ------------------------------------------------------
 def worker(spec: dict[str, Any]) -> int:
     """Runs ``spec["workloads"]`` for ``spec["engine"]`` in this process's one SparkSession and
@@ -106,7 +136,7 @@ def worker(spec: dict[str, Any]) -> int:
     engine: str = spec["engine"]
     work = Path(spec["work"])
     work.mkdir(parents=True, exist_ok=True)
-    registry = by_id()
+    registry = {**by_id(), **external_workloads(spec)}
     out: dict[str, Any] = {"engine": engine, "results": {}}
     result_path = Path(spec["result"])
     spark = session(engine, work, extra_conf=spec.get("extra_conf") or {})
@@ -125,7 +155,7 @@ def worker(spec: dict[str, Any]) -> int:
                 out["results"][wid] = {"cases": [c.to_json() for c in cases]}
             except Exception as e:
                 traceback.print_exc()
-                out["results"][wid] = {"error": f"{type(e).__name__}: {e}".strip()[:2000]}
+                out["results"][wid] = {"error": short_error(e)}
             out["results"][wid]["seconds"] = time.perf_counter() - started
             result_path.write_text(json.dumps(out), encoding="utf-8")
             if not spec.get("keep"):
@@ -135,12 +165,19 @@ def worker(spec: dict[str, Any]) -> int:
     return 0
 
 
+def short_error(e: BaseException) -> str:
+    """The exception's first lines without JVM stack frames (the worker's log has them all)."""
+    lines = [ln.strip() for ln in f"{type(e).__name__}: {e}".splitlines()]
+    kept = [ln for ln in lines if ln and not ln.startswith("at ") and not ln.startswith("...")]
+    return " / ".join(kept[:4])[:800]
+
+
 def prepare_worker(spec: dict[str, Any]) -> int:
     """Runs every selected workload's ``prepare`` in one plain Spark session."""
     from suite_engines import plain_session
     from workloads import by_id
 
-    registry = by_id()
+    registry = {**by_id(), **external_workloads(spec)}
     inputs = Path(spec["inputs"])
     inputs.mkdir(parents=True, exist_ok=True)
     spark = plain_session(Path(spec["work"]))
@@ -152,7 +189,7 @@ def prepare_worker(spec: dict[str, Any]) -> int:
                 registry[wid].prepare(spark, inputs, bool(spec["quick"]))
             except Exception as e:
                 traceback.print_exc()
-                errors[wid] = f"prepare failed: {type(e).__name__}: {e}"[:2000]
+                errors[wid] = f"prepare failed: {short_error(e)}"
     finally:
         spark.stop()
     Path(spec["result"]).write_text(json.dumps({"errors": errors}), encoding="utf-8")
@@ -203,6 +240,7 @@ def run_suite(
     warmups: int = 1,
     shared_jvm: bool | None = None,
     extra_conf: dict[str, dict[str, str]] | None = None,
+    profile_dir: Path | None = None,
 ) -> dict[str, Any]:
     """Prepares the inputs, runs every (engine, workload) job and returns the raw results:
     ``{"runs": {wid: {engine: {"cases": [...], ...}}}, "errors": {...}, ...}``."""
@@ -210,10 +248,11 @@ def run_suite(
     inputs = base / "inputs"
     run_dir = base / f"work-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}"
     started = time.perf_counter()
+    files = workload_files(workloads)
     prepared, prepare_seconds = run_process(
         "--prepare",
         {"inputs": str(inputs), "work": str(run_dir / "prepare"), "quick": quick,
-         "workloads": [w.id for w in workloads]},
+         "workloads": [w.id for w in workloads], "workload_files": files},
         "prepare",
     )  # fmt: skip
     errors: dict[str, str] = dict(prepared.get("errors", {}))
@@ -223,10 +262,15 @@ def run_suite(
     runs: dict[str, dict[str, Any]] = {w.id: {} for w in workloads}
     processes: list[dict[str, Any]] = []
     for engine, ids in plan_jobs(runnable, engines, shared):
+        conf = dict((extra_conf or {}).get(engine, {}))
+        if profile_dir is not None and engine == "floe":
+            jfr = profile_dir / f"{'-'.join(ids)}-{engine}.jfr"
+            conf["spark.driver.extraJavaOptions"] = profile_options(jfr)
         spec = {
             "engine": engine, "workloads": ids, "inputs": str(inputs),
             "work": str(run_dir / engine / "-".join(ids)), "quick": quick, "reps": reps,
-            "warmups": warmups, "keep": keep, "extra_conf": (extra_conf or {}).get(engine, {}),
+            "warmups": warmups, "keep": keep, "extra_conf": conf,
+            "workload_files": {w: f for w, f in files.items() if w in ids},
         }  # fmt: skip
         loaded, seconds = run_process("--worker", spec, f"{engine} {','.join(ids)}")
         processes.append({"engine": engine, "workloads": ids, "seconds": seconds})
@@ -250,6 +294,34 @@ def run_suite(
         "reps": reps if reps is not None else (3 if quick else 5),
         "warmups": warmups,
     }
+
+
+def profile_options(jfr: Path) -> str:
+    """JVM options recording ``jfr`` for the whole JVM (bench/jfr_profile.py's when present)."""
+    jfr.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        jfr_profile = importlib.import_module("jfr_profile")
+    except ImportError:
+        return f"-XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true"
+    return str(jfr_profile.driver_java_options(jfr))
+
+
+def flame_graphs(recordings: Path, into: Path) -> list[Path]:
+    """An SVG flame graph per ``.jfr`` in ``recordings`` (with bench/jfr_profile.py; without it
+    the recordings stay as they are and this says so)."""
+    try:
+        jfr_profile = importlib.import_module("jfr_profile")
+    except ImportError:
+        progress(f"no bench/jfr_profile.py: JFR recordings left in {recordings}")
+        return []
+    into.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for jfr in sorted(recordings.glob("*.jfr")):
+        svg = into / f"{jfr.stem}.svg"
+        stacks = jfr_profile.load(jfr)
+        svg.write_text(str(jfr_profile.flame_svg(stacks, f"{jfr.stem} (CPU samples)")), "utf-8")
+        written.append(svg)
+    return written
 
 
 def cases_of(raw: dict[str, Any], wid: str) -> list[Case]:
@@ -291,16 +363,11 @@ def main(argv: list[str] | None = None) -> int:
     engines = parse_engines(parser, args.engines)
     workloads = parse_workloads(parser, args.workloads, REGISTRY)
     base = args.dir.resolve()
-    extra_conf: dict[str, dict[str, str]] = {}
-    finished = dt.datetime.now(dt.UTC)
-    stamp = finished.strftime("%Y%m%dT%H%M%SZ")
-    if args.profile:
-        from suite_report import profile_conf
-
-        extra_conf = profile_conf(engines, base / "profiles" / stamp)
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    recordings = base / "profiles" / stamp if args.profile else None
     raw = run_suite(
         workloads, engines, args.quick, base, keep=args.keep, reps=args.reps,
-        shared_jvm=args.quick and not args.jvm_per_workload, extra_conf=extra_conf,
+        shared_jvm=args.quick and not args.jvm_per_workload, profile_dir=recordings,
     )  # fmt: skip
     from suite_engines import versions
     from suite_report import machine, write_outputs
@@ -309,8 +376,9 @@ def main(argv: list[str] | None = None) -> int:
     raw["machine"] = machine()
     raw["finished"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     raw["command"] = "python bench/suite.py " + " ".join(argv)
-    if args.profile:
-        raw["profiles"] = str(base / "profiles" / stamp)
+    if recordings is not None:
+        svgs = flame_graphs(recordings, args.results / "profiles" / stamp)
+        raw["profiles"] = [str(p) for p in svgs] or str(recordings)
     OUT.mkdir(parents=True, exist_ok=True)
     raw_path = OUT / f"suite-{stamp}.json"
     raw_path.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The benchmark suite's API for workload modules (docs/benchmarks.md, "The suite").
+"""The benchmark suite's API for workload modules (docs/benchmarks.md, 'Writing a workload').
 
 A workload module under ``bench/workloads/`` exposes one ``WORKLOAD = Workload(...)``. The harness
 (``bench/suite.py``) calls its ``prepare`` once per suite run in a plain Spark session (shared
@@ -70,7 +70,7 @@ class Case:
 
 @dataclass(frozen=True)
 class Workload:
-    """One workload of BENCH.md section 9 (``id`` "W1" ... "W12")."""
+    """One workload of the suite (``id`` "W1" ... "W12")."""
 
     id: str
     title: str
@@ -297,6 +297,6 @@ def peer_median(medians: Mapping[str, float], peer: str) -> float | None:
 
 
 def goal_met(median_ratio: float, worst_ratio: float, goal: float) -> bool:
-    """BENCH.md 9.1 acceptance: the median ratio meets the goal and the worst-of-N ratio is
-    within +10% of it."""
+    """Acceptance (docs/benchmarks.md, 'Reading the report'): the median ratio meets the goal
+    and the worst-of-N ratio is within +10% of it."""
     return median_ratio <= goal and worst_ratio <= goal * 1.10

@@ -33,34 +33,35 @@ DRIVER_MEMORY = os.environ.get("FLOE_BENCH_DRIVER_MEMORY", "8g")
 #: Delta Lake for Spark 4.1: from Delta 4.1.0 on the Maven artifacts carry the Spark version.
 DELTA_GROUP = "io.delta"
 DELTA_ARTIFACT = "delta-spark_4.1_2.13"
-DELTA_VERSION = os.environ.get("FLOE_DELTA_VERSION", "4.1.0")
-#: Parquet settings every writer shares (BENCH.md 9.1): zstd, 128 MB row groups.
+#: 4.3.0: the first release for Spark 4.1 that runs on Spark 4.1.4 (4.1.0 and 4.2.0 call a
+#: ParquetToSparkSchemaConverter constructor of Spark 4.1.0 that 4.1.4 no longer has); 4.4.0 also
+#: needs the Unity Catalog client. Not transitive: Spark ships what these jars need.
+DELTA_VERSION = os.environ.get("FLOE_DELTA_VERSION", "4.3.0")
+DELTA_MODULES = ("delta-storage", "delta-kernel-api", "delta-kernel-defaults")
+#: Parquet settings every writer shares (docs/benchmarks.md, 'Engines'): zstd, 128 MB row groups.
 ROW_GROUP_BYTES = 128 * 1024 * 1024
 CODEC = "zstd"
 
 
 def delta_jars() -> list[Path]:
-    """delta-spark and delta-storage for Spark 4.1, fetched once into the cache."""
+    """delta-spark for Spark 4.1 with delta-storage and Delta Kernel (no transitive
+    dependencies: Spark ships what they need), fetched once into the cache."""
     cache = cache_dir() / f"delta-{DELTA_VERSION}"
-    wanted = [cache / f"{DELTA_ARTIFACT}-{DELTA_VERSION}.jar"]
-    found = sorted(cache.glob("delta-storage-*.jar"))
-    if all(p.is_file() for p in wanted) and found:
-        return [*wanted, *found]
-    cache.mkdir(parents=True, exist_ok=True)
-    done = ivy_retrieve(
-        ["-dependency", DELTA_GROUP, DELTA_ARTIFACT, DELTA_VERSION, "-types", "jar"], cache
-    )
-    if done.returncode != 0:
-        raise RuntimeError(
-            f"Cannot fetch {DELTA_GROUP}:{DELTA_ARTIFACT}:{DELTA_VERSION}:\n"
-            f"{done.stdout}{done.stderr}"
+    modules = [(m, DELTA_VERSION) for m in (DELTA_ARTIFACT, *DELTA_MODULES)]
+    jars = [cache / f"{artifact}-{version}.jar" for artifact, version in modules]
+    for (artifact, version), jar in zip(modules, jars, strict=True):
+        if jar.is_file():
+            continue
+        cache.mkdir(parents=True, exist_ok=True)
+        done = ivy_retrieve(
+            ["-dependency", DELTA_GROUP, artifact, version, "-notransitive", "-types", "jar"], cache
         )
-    found = sorted(cache.glob("delta-storage-*.jar"))
-    if not wanted[0].is_file() or not found:
-        raise FileNotFoundError(
-            f"Fetching {DELTA_ARTIFACT}:{DELTA_VERSION} did not produce its jars in {cache}"
-        )
-    return [*wanted, *found]
+        if done.returncode != 0 or not jar.is_file():
+            raise RuntimeError(
+                f"Cannot fetch {DELTA_GROUP}:{artifact}:{version} from Maven Central into "
+                f"{cache}:\n{done.stdout}{done.stderr}"
+            )
+    return jars
 
 
 def java_version() -> str:
@@ -85,7 +86,7 @@ def versions() -> dict[str, str]:
 
 
 def common_conf(work: Path) -> dict[str, str]:
-    """BENCH.md 9.1: local[2], a large driver heap, 4 shuffle partitions, AQE on, UI off, G1;
+    """The suite's session: local[2], a large driver heap, 4 shuffle partitions, AQE on, UI off, G1;
     zstd and 128 MB row groups for every Parquet writer."""
     return {
         "spark.master": MASTER,
@@ -209,29 +210,18 @@ def import_parquet(ctx: Context, name: str, linked: Path, partition_cols: tuple[
         spark.sql(f"CONVERT TO DELTA {source}{by}")
         ident = f"delta.{quote_path(linked)}"
         props = table_properties("delta")
-        spark.sql(f"ALTER TABLE {ident} SET{_ddl_properties(props)[1:]}")
+        spark.sql(f"ALTER TABLE {ident} SET{_ddl_properties(props)}")
         return ident
     ident = ctx.table(name)
     catalog = catalog_of(ctx.engine)
     _empty_catalog_table(
         ctx, ident, spark.read.parquet(str(linked)), partition_cols, ctx.table_properties()
     )
-    call = (
+    spark.sql(
         f"CALL {catalog}.system.add_files(table => '{NAMESPACE}.{name}', "
         f"source_table => '`parquet`.{quote_path(linked)}')"
     )
-    if ctx.engine == "floe" and not _floe_has_add_files(spark):
-        # TEMPORARY (suite API v1): until Floe's add_files lands the files are rewritten.
-        print(f"WARNING: Floe has no add_files yet: {name} is a REWRITE of {linked}", flush=True)
-        spark.sql(f"INSERT INTO {ident} SELECT * FROM {source}")
-        return ident
-    spark.sql(call)
     return ident
-
-
-def _floe_has_add_files(spark: SparkSession) -> bool:
-    names = {r[0] for r in spark.sql("SHOW PROCEDURES IN floe.system").collect()}
-    return "add_files" in names or any(str(n).endswith(".add_files") for n in names)
 
 
 def create_table(
@@ -276,8 +266,8 @@ def create_table(
 
 def table_location(ctx: Context, name: str) -> Path:
     """The directory holding table ``name``'s files (data and metadata) for ``ctx.engine``."""
-    if ctx.engine.startswith("iceberg"):
-        return ctx.work / "iceberg-warehouse" / NAMESPACE / name
-    if ctx.engine == "floe":
-        return ctx.work / "floe-warehouse" / NAMESPACE / name
-    return ctx.table_path(name)
+    catalog = catalog_of(ctx.engine)
+    if catalog is None:
+        return ctx.table_path(name)
+    warehouse = ctx.spark.conf.get(f"spark.sql.catalog.{catalog}.warehouse") or ""
+    return Path(warehouse.removeprefix("file://").removeprefix("file:")) / NAMESPACE / name

@@ -4,7 +4,7 @@ charts (bench/results/charts/<family>.png, one per workload family).
 Ratios are Floe's time over a peer's: the median ratio is median(Floe) / median(peer), its range
 min(Floe) / median(peer) .. max(Floe) / median(peer). "Iceberg" is the faster of iceberg-default
 and iceberg-best for each case. A goal is met when the median ratio meets it and the worst
-(max) ratio is within +10% of it (BENCH.md 9.1).
+(max) ratio is within +10% of it (docs/benchmarks.md, 'Reading the report').
 """
 
 from __future__ import annotations
@@ -47,20 +47,6 @@ def machine() -> dict[str, str]:
         "memory": memory,
         "os": f"{platform.system()} {platform.release()}",
     }
-
-
-def profile_conf(engines: Sequence[str], into: Path) -> dict[str, dict[str, str]]:
-    """``--profile``: JFR (profile settings) for Floe's JVMs, one recording per JVM in ``into``."""
-    into.mkdir(parents=True, exist_ok=True)
-    conf: dict[str, dict[str, str]] = {}
-    for engine in engines:
-        if engine == "floe":
-            options = (
-                f"-XX:StartFlightRecording=settings=profile,dumponexit=true,"
-                f"filename={into}/{engine}-%p.jfr"
-            )
-            conf[engine] = {"spark.driver.extraJavaOptions": options}
-    return conf
 
 
 def fmt_seconds(value: float) -> str:
@@ -232,6 +218,7 @@ def charts(raw: dict[str, Any], workloads: Sequence[Workload], into: Path) -> li
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter
     except ImportError:
         return []
     families: dict[str, list[tuple[str, dict[str, Case]]]] = {}
@@ -246,23 +233,27 @@ def charts(raw: dict[str, Any], workloads: Sequence[Workload], into: Path) -> li
     for family, rows in families.items():
         labels = [label for label, _ in rows]
         fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(labels) + 3), 4.5))
-        width = 0.8 / len(RATIO_COLUMNS)
-        plotted = False
-        for i, (header, peer) in enumerate(RATIO_COLUMNS):
+        series: list[tuple[str, list[float]]] = []
+        for header, peer in RATIO_COLUMNS:
             values = []
             for _, by_engine in rows:
                 r = ratio_range(by_engine, peer)
                 values.append(r[0] if r else float("nan"))
-            if all(v != v for v in values):  # all NaN
-                continue
-            positions = [x + (i - 1) * width for x in range(len(labels))]
-            ax.bar(positions, values, width, label=header)
-            plotted = True
-        if not plotted:
+            if any(v == v for v in values):  # at least one is not NaN
+                series.append((header, values))
+        if not series:
             plt.close(fig)
             continue
+        width = 0.8 / len(series)
+        for i, (header, values) in enumerate(series):
+            offset = (i - (len(series) - 1) / 2) * width
+            ax.bar([x + offset for x in range(len(labels))], values, width, label=header)
         ax.axhline(1.0, color="grey", linewidth=0.8)
         ax.set_yscale("log")
+        plain = FuncFormatter(lambda value, _: f"{value:g}")
+        ax.yaxis.set_major_formatter(plain)
+        ax.yaxis.set_minor_formatter(plain)
+        ax.tick_params(axis="y", which="minor", labelsize=7)
         ax.set_ylabel("Floe time / peer time (lower is better)")
         ax.set_title(f"Floe vs peers: {family}")
         ax.set_xticks(range(len(labels)))

@@ -1,4 +1,4 @@
-"""W1 full scan on D1 (BENCH.md 9.2; ported from bench/write_scan.py's scan phase): the same
+"""W1 full scan on D1 (docs/benchmarks.md; ported from bench/write_scan.py's scan phase): the same
 Parquet files imported into every engine, then (a) every numeric column summed plus the lengths
 of the strings, (b) one BIGINT summed. Goals: Floe/Parquet <= 1.03, Floe/Iceberg <= 1.00."""
 

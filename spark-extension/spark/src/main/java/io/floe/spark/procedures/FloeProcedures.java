@@ -36,6 +36,7 @@ public final class FloeProcedures {
     PROCEDURES.put(DropRefProcedure.TAG_NAME, DropRefProcedure::tag);
     PROCEDURES.put(AncestorsOfProcedure.NAME, AncestorsOfProcedure::new);
     PROCEDURES.put(RegisterTableProcedure.NAME, RegisterTableProcedure::new);
+    PROCEDURES.put(AddFilesProcedure.NAME, AddFilesProcedure::new);
     PROCEDURES.put(RewriteManifestsProcedure.NAME, RewriteManifestsProcedure::new);
     PROCEDURES.put(RemoveOrphanFilesProcedure.NAME, RemoveOrphanFilesProcedure::new);
     PROCEDURES.put(ComputeTableStatsProcedure.NAME, ComputeTableStatsProcedure::new);

@@ -50,6 +50,15 @@ final class ParquetFooterMetrics {
   }
 
   static Metrics collect(List<BlockMetaData> blocks, ParquetWriteSchema schema, MetricsModes modes) {
+    return collect(blocks, schema, modes, true);
+  }
+
+  /**
+   * {@code floatsSeen}: false for a file this writer did not write (imported with add_files), whose
+   * float and double NaN counts and bounds are unknown: they are left out, never guessed.
+   */
+  static Metrics collect(List<BlockMetaData> blocks, ParquetWriteSchema schema, MetricsModes modes,
+      boolean floatsSeen) {
     Map<ParquetWriteSchema.Leaf, Column> columns = new LinkedHashMap<>();
     for (ParquetWriteSchema.Leaf leaf : schema.leaves()) {
       columns.put(leaf, new Column(leaf, modes.modeFor(leaf.name)));
@@ -82,14 +91,16 @@ final class ParquetFooterMetrics {
       if (column.nullsKnown) {
         nulls.put(id, column.nulls);
       }
-      if (isFloating(column.leaf)) {
+      if (isFloating(column.leaf) && floatsSeen) {
         nans.put(id, column.leaf.nanCount);
       }
       if (!column.mode.bounds() || !column.leaf.boundsAllowed) {
         continue;
       }
       if (isFloating(column.leaf)) {
-        putFloatingBounds(lowers, uppers, column.leaf);
+        if (floatsSeen) {
+          putFloatingBounds(lowers, uppers, column.leaf);
+        }
       } else {
         putBound(lowers, column, column.minKnown ? column.min : null, true);
         putBound(uppers, column, column.maxKnown ? column.max : null, false);

@@ -1,0 +1,230 @@
+package io.floe.spark.procedures;
+
+import io.floe.format.ErrorClass;
+import io.floe.format.catalog.TableIdentifier;
+import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.manifest.DataFile;
+import io.floe.format.manifest.FileFormat;
+import io.floe.format.manifest.Metrics;
+import io.floe.format.manifest.MetricsModes;
+import io.floe.format.metadata.TableMetadata;
+import io.floe.format.partition.PartitionData;
+import io.floe.format.partition.PartitionField;
+import io.floe.format.partition.PartitionSpec;
+import io.floe.format.types.Schema;
+import io.floe.format.types.Type;
+import io.floe.spark.write.ImportedParquetMetrics;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code CALL floe.system.add_files(table => 'db.t', source_table => '`parquet`.`/path/to/dir`')}:
+ * adds the Parquet files under a directory to the table without rewriting them, as Iceberg's
+ * add_files does: each file's footer gives its record count and column metrics (columns matched
+ * by name; float and double bounds and NaN counts unknown, so left out), Hive-style directories
+ * ({@code col=value}) give the values of identity partition fields. The files stay where they
+ * are and become the table's: expiring snapshots or dropping the table with PURGE may delete them.
+ * A file whose columns differ from the table's, or a path that does not exist, fails the call
+ * and nothing is committed. Returns the number of files added and of partitions they fall in.
+ */
+final class AddFilesProcedure extends FloeProcedure {
+  static final String NAME = "add_files";
+  static final StructType OUTPUT = new StructType()
+      .add("added_files_count", DataTypes.LongType, false)
+      .add("changed_partition_count", DataTypes.LongType, false);
+  private static final Pattern PARQUET_SOURCE = Pattern.compile("^`?parquet`?\\.`(.+)`$", Pattern.CASE_INSENSITIVE);
+
+  AddFilesProcedure(CatalogAccess catalog) {
+    super(catalog, NAME, "Adds existing Parquet files to a table without rewriting them", new ProcedureParameter[] {
+        required("table", DataTypes.StringType),
+        required("source_table", DataTypes.StringType)});
+  }
+
+  @Override
+  Iterator<Scan> run(InternalRow args) {
+    TableIdentifier ident = resolveTable(requiredString(args, 0, "table"));
+    String source = requiredString(args, 1, "source_table").trim();
+    Matcher matcher = PARQUET_SOURCE.matcher(source);
+    if (!matcher.matches()) {
+      throw argumentError("source_table", "Cannot run " + qualifiedName() + ": source_table must name a "
+          + "directory of Parquet files as '`parquet`.`/path/to/dir`', not '" + source + "'");
+    }
+    String directory = matcher.group(1).replace("``", "`");
+    FileSystemTableOperations ops = loadTable(ident);
+    TableMetadata base = ops.current();
+    PartitionSpec spec = base.spec();
+    for (PartitionField field : spec.fields()) {
+      if (!field.transform().isIdentity()) {
+        throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Cannot add files to table " + tableName(ident)
+            + ": its partition field " + field.name() + " is not an identity partition (add_files reads "
+            + "partition values from col=value directories, so only identity partitions are supported)");
+      }
+    }
+    Configuration conf = SparkSession.active().sessionState().newHadoopConf();
+    List<FileStatus> files = listFiles(ident, new Path(directory), conf);
+    MetricsModes modes = MetricsModes.from(base.properties());
+    Schema schema = base.schema();
+    List<DataFile> added = new ArrayList<>();
+    Set<PartitionData> partitions = new HashSet<>();
+    for (FileStatus file : files) {
+      String path = file.getPath().toString();
+      Map<String, String> values = hiveValues(new Path(directory), file.getPath());
+      PartitionData partition = partition(ident, spec, schema, values, path);
+      partitions.add(partition);
+      Metrics metrics;
+      try {
+        ParquetMetadata footer;
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(file, conf))) {
+          footer = reader.getFooter();
+        }
+        metrics = ImportedParquetMetrics.of(footer, schema.asStruct(), modes);
+      } catch (IllegalArgumentException e) {
+        throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Cannot add file " + path + " to table "
+            + tableName(ident) + ": its schema does not match the table's (" + e.getMessage() + "); "
+            + "nothing was added");
+      } catch (IOException | RuntimeException e) {
+        throw userError(ErrorClass.FLOE_FILE_INVALID, "Cannot add file " + path + " to table "
+            + tableName(ident) + ": cannot read its Parquet footer (" + e.getMessage() + "); nothing was added");
+      }
+      added.add(DataFile.builder(spec)
+          .withPath(path)
+          .withFormat(FileFormat.PARQUET)
+          .withPartition(partition)
+          .withRecordCount(metrics.recordCount())
+          .withFileSizeInBytes(file.getLen())
+          .withMetrics(metrics)
+          .build());
+    }
+    if (!added.isEmpty()) {
+      AppendFiles append = new AppendFiles(ops);
+      added.forEach(append::appendFile);
+      append.commit();
+    }
+    return result(OUTPUT, new GenericInternalRow(new Object[] {(long) added.size(), (long) partitions.size()}));
+  }
+
+  /** The data files under {@code root}, hidden ({@code .}) and {@code _} files and folders left out, sorted. */
+  private List<FileStatus> listFiles(TableIdentifier ident, Path root, Configuration conf) {
+    List<FileStatus> files = new ArrayList<>();
+    try {
+      FileSystem fs = root.getFileSystem(conf);
+      if (!fs.exists(root)) {
+        throw new FileNotFoundException(root.toString());
+      }
+      collect(fs, fs.getFileStatus(root), files, true);
+    } catch (FileNotFoundException e) {
+      throw argumentError("source_table", "Cannot add files to table " + tableName(ident) + ": source directory "
+          + root + " does not exist");
+    } catch (IOException e) {
+      throw userError(ErrorClass.FLOE_FILE_INVALID, "Cannot add files to table " + tableName(ident)
+          + ": cannot list " + root + " (" + e.getMessage() + ")");
+    }
+    files.sort(Comparator.comparing(f -> f.getPath().toString()));
+    return files;
+  }
+
+  private static void collect(FileSystem fs, FileStatus status, List<FileStatus> out, boolean root) throws IOException {
+    String name = status.getPath().getName();
+    if (!root && (name.startsWith(".") || name.startsWith("_"))) {
+      return;
+    }
+    if (status.isFile()) {
+      out.add(status);
+      return;
+    }
+    for (FileStatus child : fs.listStatus(status.getPath())) {
+      collect(fs, child, out, false);
+    }
+  }
+
+  /** {@code col=value} segments of {@code file}'s path below {@code root}. */
+  private static Map<String, String> hiveValues(Path root, Path file) {
+    Map<String, String> values = new LinkedHashMap<>();
+    String rootText = Path.getPathWithoutSchemeAndAuthority(root).toString();
+    String fileText = Path.getPathWithoutSchemeAndAuthority(file.getParent()).toString();
+    if (!fileText.startsWith(rootText)) {
+      return values;
+    }
+    for (String segment : fileText.substring(rootText.length()).split("/")) {
+      int eq = segment.indexOf('=');
+      if (eq > 0) {
+        values.put(segment.substring(0, eq).toLowerCase(java.util.Locale.ROOT), unescape(segment.substring(eq + 1)));
+      }
+    }
+    return values;
+  }
+
+  private static String unescape(String text) {
+    return "__HIVE_DEFAULT_PARTITION__".equals(text) ? null : java.net.URLDecoder.decode(text,
+        java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private PartitionData partition(TableIdentifier ident, PartitionSpec spec, Schema schema, Map<String, String> values,
+      String path) {
+    Object[] partition = new Object[spec.fields().size()];
+    for (int i = 0; i < partition.length; i++) {
+      PartitionField field = spec.fields().get(i);
+      String column = schema.findColumnName(field.sourceId());
+      String key = column.toLowerCase(java.util.Locale.ROOT);
+      if (!values.containsKey(key)) {
+        throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Cannot add file " + path + " to table "
+            + tableName(ident) + ": it is not in a " + column + "=<value> directory, and the table is partitioned by "
+            + column + "; nothing was added");
+      }
+      String text = values.get(key);
+      try {
+        partition[i] = text == null ? null : parse(schema.findType(field.sourceId()), text);
+      } catch (IllegalArgumentException | java.time.DateTimeException e) {
+        throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Cannot add file " + path + " to table "
+            + tableName(ident) + ": partition value '" + text + "' of " + column + " is not a "
+            + schema.findType(field.sourceId()) + " (" + e.getMessage() + "); nothing was added");
+      }
+    }
+    return PartitionData.of(partition);
+  }
+
+  /** A Hive partition directory value as the Java value of an identity partition of type {@code type}. */
+  private static Object parse(Type type, String text) {
+    switch (type.typeId()) {
+      case INTEGER:
+        return Integer.parseInt(text);
+      case LONG:
+        return Long.parseLong(text);
+      case STRING:
+        return text;
+      case BOOLEAN:
+        return Boolean.parseBoolean(text);
+      case DATE:
+        return (int) LocalDate.parse(text).toEpochDay();
+      default:
+        throw new IllegalArgumentException("add_files reads identity partitions of int, bigint, string, boolean "
+            + "and date columns from directory names");
+    }
+  }
+}
