@@ -111,7 +111,7 @@ def test_filter_keeps_every_match_with_composite_and_cast_keys(
     )
     assert "might_contain" in _plan(spark, merge)
     spark.sql(merge)
-    got = dict(spark.sql(f"SELECT v, count(*) FROM {name} GROUP BY v").collect())
+    got: dict[str, int] = dict(spark.sql(f"SELECT v, count(*) FROM {name} GROUP BY v").collect())
     assert got == {"new": 30, "old": 970}
 
 
