@@ -41,7 +41,7 @@ D2_TAGS = 100_000
 
 #: Versions of the generators: bump one to regenerate that dataset everywhere.
 D1_VERSION = 2
-D2_VERSION = 1
+D2_VERSION = 2
 MARKER = "_DATASET.json"
 
 
@@ -117,9 +117,11 @@ def d2(spark: SparkSession, inputs: Path, quick: bool) -> Path:
     if _ready(path, params):
         return path
     shutil.rmtree(path, ignore_errors=True)
-    # (id * odd constant) mod 2^62 is a bijection on 0..2^62-1: unique, random-looking ids.
+    # (id * odd constant) mod 2^62 is a bijection on 0..2^62-1: unique, random-looking ids. The
+    # product is taken in DECIMAL(38, 0): a BIGINT product overflows, an error under ANSI mode.
     df = spark.range(rows).selectExpr(
-        "CAST(pmod(id * 6364136223846793005, 4611686018427387904) AS BIGINT) AS id",
+        "CAST(pmod(CAST(id AS DECIMAL(38, 0)) * 6364136223846793005, 4611686018427387904)"
+        " AS BIGINT) AS id",
         f"concat('tag-', CAST(abs(xxhash64(id, 11)) % {D2_TAGS} AS STRING)) AS tag",
         "CAST(abs(xxhash64(id, 12)) % 1000000 AS BIGINT) AS p_bigint",
         "CAST(abs(xxhash64(id, 13)) % 1000 AS INT) AS p_int",
