@@ -62,36 +62,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bench_session import DRIVER_MEMORY, engine_list, only_scan_node, spark_conf, write_report
+from planning_tables import (
+    PER_MANIFEST,
+    REAL_FILES,
+    build_table,
+    compile_helper,
+    plan_seconds,
+    real_ids,
+    table_name,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 ROOT = Path(__file__).resolve().parent.parent
-HELPER = Path(__file__).resolve().parent / "planning_helper" / "SyntheticManifests.java"
 MASTER = "local[2]"
 GOAL_COLD = 0.33
 GOAL_WARM = 0.2
-PER_MANIFEST = 100
-ROWS_PER_FILE = 1000
-REAL_FILES = 3
 BUCKET = "floe-bench"
 ENGINES = ("floe", "iceberg", "iceberg-best")
 COLUMNS = "id BIGINT, ts TIMESTAMP, category STRING, amount DOUBLE"
 WORKER_TIMEOUT_S = 1800
 
 
-def table_name(size: int) -> str:
-    return f"t_{size}"
-
-
-def gap(size: int) -> int:
-    """The first of the file indexes left to the real files (the middle of the id range)."""
-    return size // 2
-
-
 def query(catalog: str, size: int) -> str:
-    lo = gap(size) * ROWS_PER_FILE + 10
-    hi = (gap(size) + REAL_FILES - 1) * ROWS_PER_FILE + ROWS_PER_FILE // 2
+    lo, hi = real_ids(size)
     return (
         f"SELECT count(*), sum(amount) FROM {catalog}.bench.{table_name(size)} "
         f"WHERE id BETWEEN {lo} AND {hi}"
@@ -108,22 +103,6 @@ def rows_sql(first: int, count: int) -> str:
 
 # ----------------------------------------------------------------------------------------------
 # Building the tables (one Spark session with Iceberg and the helper on the JVM's class path)
-
-
-def compile_helper(iceberg_jar: Path, into: Path) -> Path:
-    import pyspark
-
-    jars = Path(pyspark.__file__).parent / "jars"
-    into.mkdir(parents=True, exist_ok=True)
-    javac = (
-        Path(os.environ["JAVA_HOME"]) / "bin" / "javac" if "JAVA_HOME" in os.environ else "javac"
-    )
-    subprocess.run(
-        [str(javac), "-nowarn", "-d", str(into), "-cp", f"{iceberg_jar}{os.pathsep}{jars}/*",
-         str(HELPER)],
-        check=True,
-    )  # fmt: skip
-    return into
 
 
 def build_tables(
@@ -154,30 +133,13 @@ def build_tables(
         if "tiny" not in existing:
             spark.sql(f"CREATE TABLE iceberg.bench.tiny ({COLUMNS}) USING iceberg {props}")
             spark.sql(f"INSERT INTO iceberg.bench.tiny {rows_sql(0, 10)}")
-        jvm = spark._jvm
-        assert jvm is not None
         for size in sizes:
             if table_name(size) in existing:
                 print(f"reusing iceberg.bench.{table_name(size)}", flush=True)
                 continue
-            started = time.perf_counter()
             name = f"iceberg.bench.{table_name(size)}"
-            spark.sql(f"CREATE TABLE {name} ({COLUMNS}) USING iceberg {props}")
-            for k in range(REAL_FILES):
-                spark.sql(
-                    f"INSERT INTO {name} {rows_sql((gap(size) + k) * ROWS_PER_FILE, ROWS_PER_FILE)}"
-                )
-            table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(
-                spark._jsparkSession, name
-            )
-            manifests = jvm.SyntheticManifests.append(
-                table, size, PER_MANIFEST, ROWS_PER_FILE, gap(size), gap(size) + REAL_FILES
-            )
-            built[str(size)] = {
-                "entries": size + REAL_FILES,
-                "manifests": manifests + REAL_FILES,
-                "build_seconds": round(time.perf_counter() - started, 1),
-            }
+            create = f"({COLUMNS}) USING iceberg {props}"
+            built[str(size)] = build_table(spark, name, size, create, rows_sql)
             print(f"built {name}: {built[str(size)]}", flush=True)
     finally:
         spark.stop()
@@ -224,15 +186,6 @@ def worker_session(spec: dict[str, Any]) -> SparkSession:
     return builder.getOrCreate()
 
 
-def plan_once(spark: SparkSession, sql: str) -> tuple[float, int]:
-    """Seconds from the SQL text to the scan's input partitions, and how many there are."""
-    start = time.perf_counter()
-    df = spark.sql(sql)
-    scan = only_scan_node(df._jdf.queryExecution().executedPlan())
-    partitions = int(scan.inputPartitions().size())
-    return time.perf_counter() - start, partitions
-
-
 def files_read(spark: SparkSession, sql: str) -> tuple[list[Any], int]:
     df = spark.sql(sql)
     # sums rounded: engines add the same doubles in different orders
@@ -258,13 +211,13 @@ def worker(spec: dict[str, Any]) -> dict[str, Any]:
         spark.sql(f"SELECT count(*), sum(amount) FROM {catalog}.bench.tiny WHERE id < 5").collect()
         sql = query(catalog, spec["size"])
         marker(endpoint, "cold-begin")
-        cold, partitions = plan_once(spark, sql)
+        cold, partitions = plan_seconds(spark, sql)
         marker(endpoint, "cold-end")
         warm = []
         for i in range(spec["warm"]):
             if i == spec["warm"] - 1:
                 marker(endpoint, "warm-begin")
-            warm.append(plan_once(spark, sql)[0])
+            warm.append(plan_seconds(spark, sql)[0])
         marker(endpoint, "warm-end")
         rows, files = files_read(spark, sql)
     finally:

@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bench_session import DRIVER_MEMORY, progress, ratio, spark_conf, write_report
+from store_sales import DAYS, day, source_sql
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -76,7 +77,6 @@ MODES = {
     "mor-v3": ("merge-on-read", 3),
 }
 WORKLOADS = ("delete", "merge", "scan")
-DAYS = 1000  # ss_sold_date spans DAYS days, growing with the key: one day is 0.1% of the rows
 TARGET_FILE_BYTES = 128 * 1024 * 1024
 MERGE_ROUNDS = 10
 GOALS = {
@@ -95,31 +95,6 @@ SUMMARY_KEYS = (
     "added-position-delete-files", "added-dvs", "removed-dvs", "added-records", "deleted-records",
     "added-position-deletes", "added-files-size", "removed-files-size", "total-delete-files",
 )  # fmt: skip
-
-
-def source_sql(rows: int, files: int, start: int = 0, end: int | None = None, tag: int = 0) -> str:
-    """Generated rows [start, end) as SQL. Keys >= ``rows`` are new rows (MERGE inserts); ``tag``
-    > 0 changes the non-key columns of an update (MERGE round ``tag``)."""
-    end = rows if end is None else end
-    qty = f"pmod(pmod(xxhash64(id, 4), 100) + {tag}, 100) + 1"
-    note = f"hex(xxhash64(id, {9 + 100 * tag}))"
-    return f"""SELECT id AS ss_id,
-        pmod(xxhash64(id, 1), 200000) AS ss_item_sk,
-        pmod(xxhash64(id, 2), 5000000) AS ss_customer_sk,
-        CAST(pmod(xxhash64(id, 3), 100) AS INT) AS ss_store_sk,
-        CAST({qty} AS INT) AS ss_quantity,
-        id DIV 4 AS ss_ticket_number,
-        CAST(pmod(xxhash64(id, 5), 20000) / 100 AS DECIMAL(7, 2)) AS ss_sales_price,
-        CAST((pmod(xxhash64(id, 6), 40000) - 20000) / 100 AS DECIMAL(7, 2)) AS ss_net_profit,
-        date_add(DATE '2020-01-01', CAST(id * {DAYS} DIV {rows} AS INT)) AS ss_sold_date,
-        concat('channel-', CAST(pmod(xxhash64(id, 7), 5) AS STRING)) AS ss_channel,
-        concat('promo-', CAST(pmod(xxhash64(id, 8), 1000) AS STRING)) AS ss_promo,
-        {note} AS ss_note
-    FROM range({start}, {end}, 1, {files})"""
-
-
-def day(offset: int) -> str:
-    return f"DATE '{datetime.date(2020, 1, 1) + datetime.timedelta(days=offset)}'"
 
 
 def cluster_days(files: int) -> tuple[int, int]:

@@ -42,22 +42,25 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from planning_tables import (
+    REAL_FILES,
+    build_table,
+    compile_helper,
+    plan_seconds,
+    real_ids,
+    table_name,
+)
 from suite_api import Case, Context, Workload, answer_digest
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 BENCH = Path(__file__).resolve().parent.parent
-HELPER = BENCH / "planning_helper" / "SyntheticManifests.java"
 CATALOG = "d3"
 NAMESPACE = "bench"
-PER_MANIFEST = 100
-ROWS_PER_FILE = 1000
-REAL_FILES = 3
 REAL_PARTITION = -1
 COLD_REPS = 3
 LARGE_ENV = "FLOE_BENCH_W3_1M"
@@ -80,20 +83,10 @@ def label(size: int) -> str:
     return f"{size // 1_000_000}M" if size >= 1_000_000 else f"{size // 1000}K"
 
 
-def table_name(size: int) -> str:
-    return f"t_{size}"
-
-
-def gap(size: int) -> int:
-    """The first file index left to the real files (the middle of the id range)."""
-    return size // 2
-
-
 def query(size: int, shape: str) -> str:
     table = f"{CATALOG}.{NAMESPACE}.{table_name(size)}"
     if shape == "minmax":
-        lo = gap(size) * ROWS_PER_FILE + 10
-        hi = (gap(size) + REAL_FILES - 1) * ROWS_PER_FILE + ROWS_PER_FILE // 2
+        lo, hi = real_ids(size)
         return f"SELECT count(*), sum(amount) FROM {table} WHERE id BETWEEN {lo} AND {hi}"
     if shape == "partition":
         return f"SELECT count(*), sum(amount) FROM {table} WHERE p = {REAL_PARTITION}"
@@ -157,50 +150,20 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
         if "tiny" not in existing:
             spark.sql(f"CREATE TABLE {CATALOG}.{NAMESPACE}.tiny ({COLUMNS}) USING iceberg {props}")
             spark.sql(f"INSERT INTO {CATALOG}.{NAMESPACE}.tiny {rows_sql(0, 10, 0)}")
-        jvm = spark._jvm
-        assert jvm is not None
         for size in spec["sizes"]:
             name = f"{CATALOG}.{NAMESPACE}.{table_name(size)}"
             if str(size) in built:
                 continue
             if table_name(size) in existing:  # a build that did not finish
                 spark.sql(f"DROP TABLE {name} PURGE")
-            started = time.perf_counter()
-            spark.sql(f"CREATE TABLE {name} ({COLUMNS}) USING iceberg {props}")
-            for k in range(REAL_FILES):
-                first = (gap(size) + k) * ROWS_PER_FILE
-                spark.sql(f"INSERT INTO {name} {rows_sql(first, ROWS_PER_FILE, REAL_PARTITION)}")
-            table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(
-                spark._jsparkSession, name
+            built[str(size)] = build_table(
+                spark, name, size, f"({COLUMNS}) USING iceberg {props}",
+                lambda first, count: rows_sql(first, count, REAL_PARTITION),
             )
-            manifests = jvm.SyntheticManifests.append(
-                table, size, PER_MANIFEST, ROWS_PER_FILE, gap(size), gap(size) + REAL_FILES
-            )
-            built[str(size)] = {
-                "entries": size + REAL_FILES,
-                "manifests": manifests + REAL_FILES,
-                "build_seconds": round(time.perf_counter() - started, 1),
-            }
             done.write_text(json.dumps(built))
     finally:
         spark.stop()
     return built
-
-
-def compile_helper(iceberg_jar: Path, into: Path) -> Path:
-    import pyspark
-
-    jars = Path(pyspark.__file__).parent / "jars"
-    into.mkdir(parents=True, exist_ok=True)
-    java_home = os.environ.get("JAVA_HOME")
-    javac = str(Path(java_home) / "bin" / "javac") if java_home else "javac"
-    classpath = f"{iceberg_jar}{os.pathsep}{jars}/*"
-    subprocess.run([javac, "-nowarn", "-d", str(into), "-cp", classpath, str(HELPER)], check=True)
-    return into
-
-
-# ----------------------------------------------------------------------------------------------
-# run: warm plans in the workload's JVM, cold plans in fresh processes (full runs)
 
 
 def register_catalog(spark: SparkSession, engine: str, inputs: Path) -> None:
@@ -222,17 +185,6 @@ def register_catalog(spark: SparkSession, engine: str, inputs: Path) -> None:
             conf[f"{prefix}.io.manifest.cache-enabled"] = "true"
     for key, value in conf.items():
         spark.conf.set(key, value)
-
-
-def plan_seconds(spark: SparkSession, sql: str) -> tuple[float, int]:
-    """Seconds from the SQL text to the scan's input partitions, and how many there are."""
-    from bench_session import only_scan_node
-
-    started = time.perf_counter()
-    df = spark.sql(sql)
-    scan = only_scan_node(df._jdf.queryExecution().executedPlan())
-    partitions = int(scan.inputPartitions().size())
-    return time.perf_counter() - started, partitions
 
 
 def warm_up(spark: SparkSession) -> None:

@@ -21,11 +21,11 @@ post/pre, goal <= 1.10). Answers: a checksum of the final table (equal for every
 
 from __future__ import annotations
 
-import datetime
 import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from store_sales import DAYS, day, source_sql
 from suite_api import Case, Context, Workload, answer_digest
 
 if TYPE_CHECKING:
@@ -36,7 +36,6 @@ ROUNDS = 10
 #: measured 10-round series (quick: 1); each takes 5-20 s per engine, so not ctx.reps
 SERIES = 2
 FILES = 8
-DAYS = 1000
 #: Floe's documented setting for MERGE-heavy tables (README 'DELETE, UPDATE and MERGE').
 FLOE_PROPERTIES = {
     "format-version": "3",
@@ -50,31 +49,6 @@ CHECKSUM = "SELECT count(*), bit_xor(xxhash64(*)) FROM {src}"
 
 def rows_of(quick: bool) -> int:
     return 100_000 if quick else 1_000_000
-
-
-def source_sql(rows: int, files: int, start: int = 0, end: int | None = None, tag: int = 0) -> str:
-    """Generated rows [start, end) (bench/row_level.py's generator): keys >= ``rows`` are new rows;
-    ``tag`` > 0 changes the non-key columns of an update (round ``tag``)."""
-    end = rows if end is None else end
-    qty = f"pmod(pmod(xxhash64(id, 4), 100) + {tag}, 100) + 1"
-    note = f"hex(xxhash64(id, {9 + 100 * tag}))"
-    return f"""SELECT id AS ss_id,
-        pmod(xxhash64(id, 1), 200000) AS ss_item_sk,
-        pmod(xxhash64(id, 2), 5000000) AS ss_customer_sk,
-        CAST(pmod(xxhash64(id, 3), 100) AS INT) AS ss_store_sk,
-        CAST({qty} AS INT) AS ss_quantity,
-        id DIV 4 AS ss_ticket_number,
-        CAST(pmod(xxhash64(id, 5), 20000) / 100 AS DECIMAL(7, 2)) AS ss_sales_price,
-        CAST((pmod(xxhash64(id, 6), 40000) - 20000) / 100 AS DECIMAL(7, 2)) AS ss_net_profit,
-        date_add(DATE '2020-01-01', CAST(id * {DAYS} DIV {rows} AS INT)) AS ss_sold_date,
-        concat('channel-', CAST(pmod(xxhash64(id, 7), 5) AS STRING)) AS ss_channel,
-        concat('promo-', CAST(pmod(xxhash64(id, 8), 1000) AS STRING)) AS ss_promo,
-        {note} AS ss_note
-    FROM range({start}, {end}, 1, {files})"""
-
-
-def day(offset: int) -> str:
-    return f"DATE '{datetime.date(2020, 1, 1) + datetime.timedelta(days=offset)}'"
 
 
 def queries(rows: int) -> dict[str, str]:

@@ -102,7 +102,8 @@ final class BlockDecoder extends Decoder {
 
   @Override
   public void skipString() throws IOException {
-    pos += readLength("a string");
+    int length = readLength("a string"); // first: `pos += readLength(..)` adds to the old pos
+    pos += length;
   }
 
   @Override
@@ -116,7 +117,8 @@ final class BlockDecoder extends Decoder {
 
   @Override
   public void skipBytes() throws IOException {
-    pos += readLength("a bytes value");
+    int length = readLength("a bytes value"); // first: `pos += readLength(..)` adds to the old pos
+    pos += length;
   }
 
   @Override

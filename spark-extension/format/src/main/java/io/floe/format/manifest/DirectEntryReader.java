@@ -42,6 +42,11 @@ final class DirectEntryReader {
     Object read(BlockDecoder in) throws IOException;
   }
 
+  /** Compiles the reader of a field with a known id (a skipper for an id it does not read). */
+  private interface FieldCompiler {
+    FieldReader compile(int id, Schema s) throws Unsupported;
+  }
+
   private final FieldReader[] entryFields;
 
   private DirectEntryReader(FieldReader[] entryFields) {
@@ -51,7 +56,8 @@ final class DirectEntryReader {
   /** The reader for manifest entries written with {@code entrySchema}, or null when it has another shape. */
   static DirectEntryReader compile(Schema entrySchema) {
     try {
-      return entrySchema.getType() == Schema.Type.RECORD ? new DirectEntryReader(entryPlan(entrySchema)) : null;
+      return entrySchema.getType() == Schema.Type.RECORD
+          ? new DirectEntryReader(plan(entrySchema, DirectEntryReader::entryField)) : null;
     } catch (Unsupported e) {
       return null;
     }
@@ -73,64 +79,53 @@ final class DirectEntryReader {
     }
   }
 
-  private static FieldReader[] entryPlan(Schema record) throws Unsupported {
+  /**
+   * The readers of a record's fields in writer order: {@code known} compiles the first field with
+   * each id; fields without an id, and later ones with a repeated id, are skipped.
+   */
+  private static FieldReader[] plan(Schema record, FieldCompiler known) throws Unsupported {
     List<FieldReader> plan = new ArrayList<>();
     Set<Integer> seen = new HashSet<>();
     for (Schema.Field f : record.getFields()) {
       Integer id = id(record, f);
       Schema s = f.schema();
-      if (id == null || !seen.add(id)) {
-        plan.add(skipper(s));
-        continue;
-      }
-      plan.add(switch (id) {
-        case STATUS -> {
-          ValueReader v = value(s, Schema.Type.INT);
-          yield (in, e) -> e.status = (Integer) v.read(in);
-        }
-        case SNAPSHOT_ID -> {
-          ValueReader v = value(s, Schema.Type.LONG);
-          yield (in, e) -> e.snapshotId = (Long) v.read(in);
-        }
-        case SEQUENCE_NUMBER -> {
-          ValueReader v = value(s, Schema.Type.LONG);
-          yield (in, e) -> e.sequenceNumber = (Long) v.read(in);
-        }
-        case FILE_SEQUENCE_NUMBER -> {
-          ValueReader v = value(s, Schema.Type.LONG);
-          yield (in, e) -> e.fileSequenceNumber = (Long) v.read(in);
-        }
-        case DATA_FILE -> {
-          if (s.getType() != Schema.Type.RECORD) {
-            throw new Unsupported();
-          }
-          FieldReader[] file = filePlan(s);
-          yield (in, e) -> {
-            e.hasFile = true;
-            for (FieldReader r : file) {
-              r.read(in, e);
-            }
-          };
-        }
-        default -> skipper(s);
-      });
+      plan.add(id == null || !seen.add(id) ? skipper(s) : known.compile(id, s));
     }
     return plan.toArray(new FieldReader[0]);
   }
 
-  private static FieldReader[] filePlan(Schema record) throws Unsupported {
-    List<FieldReader> plan = new ArrayList<>();
-    Set<Integer> seen = new HashSet<>();
-    for (Schema.Field f : record.getFields()) {
-      Integer id = id(record, f);
-      Schema s = f.schema();
-      if (id == null || !seen.add(id)) {
-        plan.add(skipper(s));
-        continue;
+  private static FieldReader entryField(int id, Schema s) throws Unsupported {
+    return switch (id) {
+      case STATUS -> {
+        ValueReader v = value(s, Schema.Type.INT);
+        yield (in, e) -> e.status = (Integer) v.read(in);
       }
-      plan.add(fileField(id, s));
-    }
-    return plan.toArray(new FieldReader[0]);
+      case SNAPSHOT_ID -> {
+        ValueReader v = value(s, Schema.Type.LONG);
+        yield (in, e) -> e.snapshotId = (Long) v.read(in);
+      }
+      case SEQUENCE_NUMBER -> {
+        ValueReader v = value(s, Schema.Type.LONG);
+        yield (in, e) -> e.sequenceNumber = (Long) v.read(in);
+      }
+      case FILE_SEQUENCE_NUMBER -> {
+        ValueReader v = value(s, Schema.Type.LONG);
+        yield (in, e) -> e.fileSequenceNumber = (Long) v.read(in);
+      }
+      case DATA_FILE -> {
+        if (s.getType() != Schema.Type.RECORD) {
+          throw new Unsupported();
+        }
+        FieldReader[] file = plan(s, DirectEntryReader::fileField);
+        yield (in, e) -> {
+          e.hasFile = true;
+          for (FieldReader r : file) {
+            r.read(in, e);
+          }
+        };
+      }
+      default -> skipper(s);
+    };
   }
 
   private static FieldReader fileField(int id, Schema s) throws Unsupported {

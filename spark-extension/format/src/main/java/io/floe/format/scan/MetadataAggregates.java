@@ -1,14 +1,11 @@
 package io.floe.format.scan;
 
-import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.MetricsModes;
-import io.floe.format.types.Conversions;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +89,9 @@ public final class MetadataAggregates {
         }
         default -> {
           refusal = refuseBounds(aggregate, modes);
-          Object[] range = refusal == null ? range(tasks, aggregate.column()) : null;
+          Types.NestedField column = aggregate.column();
+          Object[] range = refusal == null
+              ? BoundsRange.of(column.type(), tasks, column.fieldId(), BoundsRange.Rules.EXACT) : null;
           if (refusal == null && range == null) {
             refusal = aggregate.describe() + ": a file lacks bounds, or has NaN or unknown NaN counts";
           }
@@ -147,10 +146,10 @@ public final class MetadataAggregates {
   /** Why bounds of this column's type or metrics mode are not its exact min/max, or null when they are. */
   private static String refuseBounds(Aggregate aggregate, MetricsModes modes) {
     Type type = aggregate.column().type();
+    if (BoundsRange.hasExactBounds(type)) {
+      return null;
+    }
     switch (type.typeId()) {
-      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP, DECIMAL -> {
-        return null;
-      }
       case STRING -> {
         MetricsModes.Mode mode = modes.modeFor(aggregate.column().name());
         return mode.kind() == MetricsModes.Kind.FULL ? null
@@ -160,46 +159,6 @@ public final class MetadataAggregates {
         return aggregate.describe() + ": bounds of type " + type + " are not pushed";
       }
     }
-  }
-
-  /** {min, max} over the files' bounds ({null, null} when every value is null), or null when unknown. */
-  private static Object[] range(List<FileScanTask> tasks, Types.NestedField column) {
-    Type type = column.type();
-    int id = column.fieldId();
-    boolean floating = type.typeId() == Type.TypeID.FLOAT || type.typeId() == Type.TypeID.DOUBLE;
-    Object min = null;
-    Object max = null;
-    for (FileScanTask task : tasks) {
-      ContentFile file = task.file();
-      if (file.recordCount() == 0) {
-        continue;
-      }
-      Long values = get(file.valueCounts(), id);
-      Long nulls = get(file.nullValueCounts(), id);
-      if (values != null && nulls != null && values.longValue() == nulls.longValue()) {
-        continue; // only nulls: min and max ignore them
-      }
-      if (floating) {
-        Long nans = get(file.nanValueCounts(), id);
-        if (nans == null || nans != 0) {
-          return null; // NaN is above every bound in Spark's order; unknown is not zero
-        }
-      }
-      ByteBuffer lower = file.lowerBounds() == null ? null : file.lowerBounds().get(id);
-      ByteBuffer upper = file.upperBounds() == null ? null : file.upperBounds().get(id);
-      if (lower == null || upper == null) {
-        return null;
-      }
-      Object lo = Conversions.fromByteBuffer(type, lower);
-      Object hi = Conversions.fromByteBuffer(type, upper);
-      if (min == null || Conversions.compare(type, lo, min) < 0) {
-        min = lo;
-      }
-      if (max == null || Conversions.compare(type, hi, max) > 0) {
-        max = hi;
-      }
-    }
-    return new Object[] {min, max};
   }
 
   private static boolean isSignedZero(Object value) {

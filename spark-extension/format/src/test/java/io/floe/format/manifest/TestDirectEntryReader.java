@@ -4,6 +4,7 @@ import static io.floe.format.manifest.ManifestFixtures.*;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import io.floe.format.partition.PartitionSpec;
 import java.math.BigDecimal;
@@ -84,6 +85,45 @@ public class TestDirectEntryReader {
     assertNull(DirectEntryReader.compile(new Schema.Parser().parse(mapCounts)));
     assertNull(DirectEntryReader.compile(new Schema.Parser().parse(longStatus)));
     assertNotNull(DirectEntryReader.compile(new Schema.Parser().parse(specShape)));
+  }
+
+  @Test
+  public void theFirstFieldWithAnIdIsReadAndOtherFieldsAreSkipped() throws Exception {
+    // in both records: a repeated id after the first, a field with neither id nor spec name, an unknown id
+    Schema schema = new Schema.Parser().parse("{\"type\": \"record\", \"name\": \"manifest_entry\", \"fields\": ["
+        + "{\"name\": \"extra\", \"type\": \"string\"},"
+        + "{\"name\": \"status\", \"type\": \"int\", \"field-id\": 0},"
+        + "{\"name\": \"status_again\", \"type\": \"int\", \"field-id\": 0},"
+        + "{\"name\": \"data_file\", \"field-id\": 2, \"type\": {\"type\": \"record\", \"name\": \"r2\", \"fields\": ["
+        + "{\"name\": \"file_path\", \"type\": \"string\", \"field-id\": 100},"
+        + "{\"name\": \"other_path\", \"type\": \"string\", \"field-id\": 100},"
+        + "{\"name\": \"unknown\", \"type\": \"long\", \"field-id\": 9999},"
+        + "{\"name\": \"record_count\", \"type\": \"long\"}]}},"
+        + "{\"name\": \"snapshot_id\", \"type\": \"long\", \"field-id\": 1}]}");
+    org.apache.avro.generic.GenericRecord file = new org.apache.avro.generic.GenericData.Record(
+        schema.getField("data_file").schema());
+    file.put("file_path", "file:/t/a.parquet");
+    file.put("other_path", "file:/t/b.parquet");
+    file.put("unknown", 5L);
+    file.put("record_count", 42L);
+    org.apache.avro.generic.GenericRecord entry = new org.apache.avro.generic.GenericData.Record(schema);
+    entry.put("extra", "x");
+    entry.put("status", 1);
+    entry.put("status_again", 2);
+    entry.put("data_file", file);
+    entry.put("snapshot_id", 7L);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+    new org.apache.avro.generic.GenericDatumWriter<org.apache.avro.generic.GenericRecord>(schema).write(entry, encoder);
+    encoder.flush();
+
+    BlockDecoder in = new BlockDecoder(out.toByteArray());
+    RawEntry e = DirectEntryReader.compile(schema).read(in);
+    assertTrue("every byte read, skipped fields included", in.isEnd());
+    assertEquals(Integer.valueOf(1), e.status);
+    assertEquals(Long.valueOf(7L), e.snapshotId);
+    assertEquals("file:/t/a.parquet", e.path);
+    assertEquals("record_count by its spec name", Long.valueOf(42L), e.recordCount);
   }
 
   private static String entrySchema(String countsField, String statusType) {
