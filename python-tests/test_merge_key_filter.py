@@ -168,3 +168,42 @@ def test_no_filter_where_it_is_unsafe_or_unwanted(
             if not (r[0] is not None and 990 <= r[0] < 1000 and r[0] not in updated)
         ]
     assert _rows(spark, name) == expected
+
+
+def test_a_source_read_from_a_table_merges_without_the_filter(
+    spark: SparkSession, namespace: str
+) -> None:
+    """A source that reads a DSv2 table (here a Floe table) is planned by Spark's scan push-down,
+    which does not reach the filter's subquery: the rule leaves such a MERGE alone, and the
+    MERGE plans and runs (it failed with "No plan for RelationV2" before)."""
+    name = f"floe.{namespace}.t"
+    source = f"floe.{namespace}.src"
+    _create(spark, name, MOR)
+    _source(spark, "merge_src_view")
+    spark.sql(f"CREATE TABLE {source} USING floe AS SELECT * FROM merge_src_view")
+    merge = f"MERGE INTO {name} t USING {source} s ON t.id = s.id {UPSERT}"
+    assert "might_contain" not in _plan(spark, merge)
+    spark.sql(merge)
+    assert _rows(spark, name) == _expected_upsert()
+
+
+def test_a_source_calling_python_merges_without_the_filter(
+    spark: SparkSession, namespace: str
+) -> None:
+    """A Python UDF in the source is taken out of the plan by Spark, but not out of the filter's
+    subquery (and may have effects a second evaluation would repeat): no filter, and the MERGE
+    runs (it failed with "Cannot generate code for expression" before)."""
+    from pyspark.sql.types import LongType
+
+    spark.udf.register("floe_test_plus_zero", lambda x: x, LongType())
+    name = f"floe.{namespace}.t"
+    _create(spark, name, MOR)
+    _source(spark, "merge_src_py_base")
+    spark.sql(
+        "CREATE OR REPLACE TEMPORARY VIEW merge_src_py AS "
+        "SELECT floe_test_plus_zero(id) AS id, k, v FROM merge_src_py_base"
+    )
+    merge = f"MERGE INTO {name} t USING merge_src_py s ON t.id = s.id {UPSERT}"
+    assert "might_contain" not in _plan(spark, merge)
+    spark.sql(merge)
+    assert _rows(spark, name) == _expected_upsert()

@@ -10,6 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.BloomFilterMightContain;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
+import org.apache.spark.sql.catalyst.expressions.PythonFuncExpression;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
 import org.apache.spark.sql.catalyst.expressions.XxHash64;
 import org.apache.spark.sql.catalyst.expressions.aggregate.BloomFilterAggregate;
@@ -105,7 +106,7 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
     LogicalPlan target = join.left();
     LogicalPlan source = join.right();
     if (targetKeys.isEmpty() || !readsMergeTarget(target) || hasKeyFilter(target)
-        || !deterministic(source) || !sizeAllows(source, conf)) {
+        || !deterministic(source) || readsUnplannedV2Table(source) || !sizeAllows(source, conf)) {
       return join;
     }
     for (int i = 0; i < targetKeys.size(); i++) {
@@ -183,9 +184,26 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
 
   /** Every expression of every node: a source whose rows (or keys) may differ between its two
    * evaluations (a {@code rand()} filter, say) could let the filter drop a matching target row. */
+  /**
+   * Whether the source reads a DSv2 table (a Floe or Iceberg table) whose scan is not built yet. The
+   * rule runs before Spark's V2 scan push-down, which does not reach into the subquery this rule adds:
+   * such a relation would stay unplanned there ("No plan for RelationV2"), so the source must not be one.
+   */
+  private static boolean readsUnplannedV2Table(LogicalPlan plan) {
+    if (plan instanceof DataSourceV2Relation) {
+      return true;
+    }
+    for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
+      if (readsUnplannedV2Table(child)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean deterministic(LogicalPlan plan) {
     for (Expression e : CollectionConverters.asJava(plan.expressions())) {
-      if (!e.deterministic()) {
+      if (!e.deterministic() || callsPython(e)) {
         return false;
       }
     }
@@ -195,6 +213,23 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether the expression calls a Python function. Spark takes Python calls out of a plan before it
+   * runs, but not out of the subquery this rule adds, and a Python function may have effects that a
+   * second evaluation of the source would repeat: such a source gets no filter.
+   */
+  private static boolean callsPython(Expression e) {
+    if (e instanceof PythonFuncExpression) {
+      return true;
+    }
+    for (Expression child : CollectionConverters.asJava(e.children())) {
+      if (callsPython(child)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean sizeAllows(LogicalPlan source, SQLConf conf) {
