@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from suite_api import NAMESPACE, Context, catalog_of, quote_path
+from suite_api import NAMESPACE, Context, catalog_of, link_tree, quote_path
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -217,6 +217,10 @@ def import_parquet(ctx: Context, name: str, linked: Path, partition_cols: tuple[
     _empty_catalog_table(
         ctx, ident, spark.read.parquet(str(linked)), partition_cols, ctx.table_properties()
     )
+    if ctx.engine == "floe":
+        # Floe's add_files takes only folders inside the table location (its maintenance deletes
+        # only there): link the same files once more, below the table's data folder
+        linked = link_tree(linked, table_location(ctx, name) / "data" / "imported")
     spark.sql(
         f"CALL {catalog}.system.add_files(table => '{NAMESPACE}.{name}', "
         f"source_table => '`parquet`.{quote_path(linked)}')"

@@ -21,16 +21,26 @@ def snapshots(spark: SparkSession, table: str) -> int:
     return spark.table(f"floe.{table}.snapshots").count()
 
 
+def location(spark: SparkSession, table: str) -> Path:
+    """The table's location as a local path (add_files takes folders inside it)."""
+    text = next(
+        str(r[1])
+        for r in spark.sql(f"DESCRIBE TABLE EXTENDED floe.{table}").collect()
+        if r[0] == "Location"
+    )
+    return Path(text.removeprefix("file://").removeprefix("file:"))
+
+
 def test_adds_files_in_place_with_footer_metrics(
     spark: SparkSession, namespace: str, tmp_path: Path
 ) -> None:
-    source = tmp_path / "src"
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, x DOUBLE, s STRING)")
+    source = location(spark, table) / "data" / "imported"
     rows = spark.range(1000).selectExpr(
         "id", "CAST(id * 1.5 AS DOUBLE) AS x", "CAST(id AS STRING) AS s"
     )
     rows.repartition(2).sortWithinPartitions("id").write.parquet(str(source))
-    table = f"{namespace}.t"
-    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, x DOUBLE, s STRING)")
 
     assert add_files(spark, table, source) == (2, 1)
 
@@ -54,11 +64,11 @@ def test_adds_files_in_place_with_footer_metrics(
 def test_hive_directories_give_identity_partition_values(
     spark: SparkSession, namespace: str, tmp_path: Path
 ) -> None:
-    source = tmp_path / "src"
-    for p in (1, 2):
-        spark.range(10).selectExpr("id", f"{p} AS p").write.parquet(str(source / f"p={p}"))
     table = f"{namespace}.t"
     spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, p INT) PARTITIONED BY (p)")
+    source = location(spark, table) / "data" / "imported"
+    for p in (1, 2):
+        spark.range(10).selectExpr("id", f"{p} AS p").write.parquet(str(source / f"p={p}"))
 
     added, partitions = add_files(spark, table, source)
 
@@ -75,7 +85,7 @@ def test_missing_directory_is_an_error(spark: SparkSession, namespace: str, tmp_
     table = f"{namespace}.t"
     spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
     with pytest.raises(AnalysisException, match="does not exist"):
-        add_files(spark, table, tmp_path / "nope")
+        add_files(spark, table, location(spark, table) / "data" / "nope")
     with pytest.raises(AnalysisException, match="source_table must name a directory"):
         spark.sql(f"CALL floe.system.add_files(table => '{table}', source_table => 'db.other')")
 
@@ -85,6 +95,7 @@ def test_schema_mismatch_adds_nothing(spark: SparkSession, namespace: str, tmp_p
     spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, p INT) PARTITIONED BY (p)")
     spark.sql(f"INSERT INTO floe.{table} VALUES (1, 1)")
     before = snapshots(spark, table)
+    tmp_path = location(spark, table) / "data" / "imports"  # add_files takes folders in the table
     extra = tmp_path / "extra"
     spark.range(3).selectExpr("id", "1 AS p", "id AS other").write.parquet(str(extra / "p=1"))
     with pytest.raises(AnalysisException, match="column other, which the table does not have"):
@@ -101,3 +112,81 @@ def test_schema_mismatch_adds_nothing(spark: SparkSession, namespace: str, tmp_p
         add_files(spark, table, wrong_type)
     assert snapshots(spark, table) == before
     assert spark.table(f"floe.{table}").count() == 1
+
+
+def test_a_folder_outside_the_table_or_its_metadata_is_refused(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    """Floe's maintenance deletes only inside the table location and refuses metadata pointing
+    elsewhere: files added from outside would make every later expire_snapshots that reaches
+    them fail, so add_files takes only folders inside the table, never its metadata folder."""
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
+    outside = tmp_path / "outside"
+    spark.range(3).write.parquet(str(outside))
+    with pytest.raises(AnalysisException, match="is not inside the table location"):
+        add_files(spark, table, outside)
+    with pytest.raises(AnalysisException, match="metadata folder"):
+        add_files(spark, table, location(spark, table))
+    with pytest.raises(AnalysisException, match="metadata folder"):
+        add_files(spark, table, location(spark, table) / "metadata")
+    assert snapshots(spark, table) == 0
+
+
+def test_a_file_the_table_already_has_is_refused(spark: SparkSession, namespace: str) -> None:
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
+    source = location(spark, table) / "data" / "imported"
+    spark.range(5).write.parquet(str(source))
+    assert add_files(spark, table, source)[0] >= 1
+    before = snapshots(spark, table)
+    with pytest.raises(AnalysisException, match="already has it"):
+        add_files(spark, table, source)
+    spark.sql(f"INSERT INTO floe.{table} VALUES (100)")  # Floe's own files in data/ too
+    with pytest.raises(AnalysisException, match="already has it"):
+        add_files(spark, table, location(spark, table) / "data")
+    assert snapshots(spark, table) == before + 1
+    assert spark.table(f"floe.{table}").count() == 6
+
+
+def test_hive_values_are_percent_decoded_and_checked(spark: SparkSession, namespace: str) -> None:
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, s STRING) PARTITIONED BY (s)")
+    source = location(spark, table) / "data" / "imported"
+    # Spark escapes '/' and '=' as %2F and %3D in folder names; '+' and Unicode are literal
+    spark.range(2).selectExpr("id", "'a+b/c=d é' AS s").write.parquet(
+        str(source / "s=a+b%2Fc%3Dd é")
+    )
+    add_files(spark, table, source)
+    assert spark.sql(f"SELECT DISTINCT s FROM floe.{table}").collect()[0][0] == "a+b/c=d é"
+
+    flags = f"{namespace}.flags"
+    spark.sql(f"CREATE TABLE floe.{flags} (id BIGINT, f BOOLEAN) PARTITIONED BY (f)")
+    bad = location(spark, flags) / "data" / "imported"
+    spark.range(2).selectExpr("id", "true AS f").write.parquet(str(bad / "f=yes"))
+    with pytest.raises(AnalysisException, match="partition value 'yes' of f"):
+        add_files(spark, flags, bad)
+
+
+def test_added_files_are_expired_like_written_ones(spark: SparkSession, namespace: str) -> None:
+    """The files live inside the table: compaction replaces them and expire_snapshots deletes them,
+    as for files Floe wrote; pyiceberg reads the table with the added files."""
+    from pyiceberg.table import StaticTable
+
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
+    source = location(spark, table) / "data" / "imported"
+    spark.range(100).repartition(3).write.parquet(str(source))
+    add_files(spark, table, source)
+    metadata = sorted((location(spark, table) / "metadata").glob("*.metadata.json"))[-1]
+    assert StaticTable.from_metadata(str(metadata)).scan().to_arrow().num_rows == 100
+    spark.sql(
+        f"CALL floe.system.rewrite_data_files(table => '{table}', "
+        "options => map('min-input-files', '2'))"
+    )
+    spark.sql(
+        f"CALL floe.system.expire_snapshots(table => '{table}', "
+        "older_than => TIMESTAMP '9999-01-01 00:00:00', retain_last => 1)"
+    )
+    assert not list(source.glob("*.parquet"))
+    assert spark.sql(f"SELECT count(*), sum(id) FROM floe.{table}").collect()[0] == (100, 4950)

@@ -3,15 +3,20 @@ package io.floe.spark.procedures;
 import io.floe.format.ErrorClass;
 import io.floe.format.catalog.TableIdentifier;
 import io.floe.format.commit.AppendFiles;
+import io.floe.format.commit.CommitFailedException;
 import io.floe.format.commit.FileSystemTableOperations;
+import io.floe.format.io.Locations;
 import io.floe.format.manifest.DataFile;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.Metrics;
 import io.floe.format.manifest.MetricsModes;
+import io.floe.format.metadata.NameMapping;
+import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionField;
 import io.floe.format.partition.PartitionSpec;
+import io.floe.format.scan.TableScan;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
 import io.floe.spark.write.ImportedParquetMetrics;
@@ -49,9 +54,12 @@ import org.apache.spark.sql.types.StructType;
  * add_files does: each file's footer gives its record count and column metrics (columns matched
  * by name; float and double bounds and NaN counts unknown, so left out), Hive-style directories
  * ({@code col=value}) give the values of identity partition fields. The files stay where they
- * are and become the table's: expiring snapshots or dropping the table with PURGE may delete them.
- * A file whose columns differ from the table's, or a path that does not exist, fails the call
- * and nothing is committed. Returns the number of files added and of partitions they fall in.
+ * are and become the table's. Unlike Iceberg's, the directory must lie inside the table location:
+ * Floe's maintenance deletes only files inside it and refuses metadata that points elsewhere, so a
+ * file added from outside would make every later expire_snapshots that reaches it fail. A file the
+ * table already has, a file whose columns differ from the table's, or a path that does not exist,
+ * fails the call and nothing is committed. Returns the number of files added and of partitions
+ * they fall in.
  */
 final class AddFilesProcedure extends FloeProcedure {
   static final String NAME = "add_files";
@@ -78,6 +86,7 @@ final class AddFilesProcedure extends FloeProcedure {
     String directory = matcher.group(1).replace("``", "`");
     FileSystemTableOperations ops = loadTable(ident);
     TableMetadata base = ops.current();
+    checkSourceDirectory(ident, base, new Path(directory));
     PartitionSpec spec = base.spec();
     for (PartitionField field : spec.fields()) {
       if (!field.transform().isIdentity()) {
@@ -88,6 +97,14 @@ final class AddFilesProcedure extends FloeProcedure {
     }
     Configuration conf = SparkSession.active().sessionState().newHadoopConf();
     List<FileStatus> files = listFiles(ident, new Path(directory), conf);
+    Set<String> present = liveDataFiles(ops, base);
+    for (FileStatus file : files) {
+      if (present.contains(Locations.canonical(file.getPath().toString()))) {
+        throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Cannot add file " + file.getPath() + " to table "
+            + tableName(ident) + ": the table already has it (adding it again would duplicate its rows); "
+            + "nothing was added");
+      }
+    }
     MetricsModes modes = MetricsModes.from(base.properties());
     Schema schema = base.schema();
     List<DataFile> added = new ArrayList<>();
@@ -122,11 +139,72 @@ final class AddFilesProcedure extends FloeProcedure {
           .build());
     }
     if (!added.isEmpty()) {
+      ensureNameMapping(ops);
       AppendFiles append = new AppendFiles(ops);
       added.forEach(append::appendFile);
       append.commit();
     }
     return result(OUTPUT, new GenericInternalRow(new Object[] {(long) added.size(), (long) partitions.size()}));
+  }
+
+  /**
+   * Refuses a source directory outside the table location (Floe's maintenance would refuse to expire
+   * the files later) and one that is, holds or lies in the table's metadata folder.
+   */
+  private void checkSourceDirectory(TableIdentifier ident, TableMetadata base, Path directory) {
+    String location = base.location();
+    String source = directory.toString();
+    String metadata = base.metadataFileLocation() == null ? location + "/metadata"
+        : new Path(base.metadataFileLocation()).getParent().toString();
+    String canonicalSource = Locations.canonical(source);
+    if (canonicalSource != null && (canonicalSource.equals(Locations.canonical(metadata))
+        || Locations.isInside(source, metadata) || Locations.isInside(metadata, source))) {
+      throw argumentError("source_table", "Cannot add files to table " + tableName(ident) + ": " + source
+          + " is or holds the table's metadata folder " + metadata + "; name a folder that holds only data "
+          + "files (for example " + base.dataLocation() + "/imported)");
+    }
+    if (!Locations.isInside(location, source)) {
+      throw argumentError("source_table", "Cannot add files to table " + tableName(ident) + ": " + source
+          + " is not inside the table location " + location + ". Floe deletes only files inside the table "
+          + "location and refuses metadata that points elsewhere, so move or copy the files to a folder below "
+          + "it first (for example " + base.dataLocation() + "/imported), then call add_files on that folder");
+    }
+  }
+
+  /**
+   * Sets {@code schema.name-mapping.default} when the table has none, as Iceberg's add_files does:
+   * imported files usually carry no Parquet field ids, and other engines read them through it (Floe
+   * itself matches such files by name). A lost race is retried on the new version.
+   */
+  private static void ensureNameMapping(FileSystemTableOperations ops) {
+    for (int attempt = 1; ; attempt++) {
+      TableMetadata base = ops.refresh();
+      if (base.properties().containsKey(NameMapping.DEFAULT)) {
+        return;
+      }
+      try {
+        ops.commit(base, TableMetadata.buildFrom(base)
+            .setProperties(Map.of(NameMapping.DEFAULT, NameMapping.of(base.schema()))).build());
+        return;
+      } catch (CommitFailedException e) {
+        if (attempt >= 5) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** The canonical paths of the data files of the table's current snapshot. */
+  private static Set<String> liveDataFiles(FileSystemTableOperations ops, TableMetadata base) {
+    Snapshot current = base.currentSnapshot();
+    if (current == null) {
+      return Set.of();
+    }
+    Set<String> live = new HashSet<>();
+    for (var task : TableScan.of(ops.io(), base).useSnapshot(current).planFiles().tasks()) {
+      live.add(Locations.canonical(task.file().path()));
+    }
+    return live;
   }
 
   /** The data files under {@code root}, hidden ({@code .}) and {@code _} files and folders left out, sorted. */
@@ -180,9 +258,36 @@ final class AddFilesProcedure extends FloeProcedure {
     return values;
   }
 
-  private static String unescape(String text) {
-    return "__HIVE_DEFAULT_PARTITION__".equals(text) ? null : java.net.URLDecoder.decode(text,
-        java.nio.charset.StandardCharsets.UTF_8);
+  /**
+   * A Hive partition directory value: {@code %XX} escapes decoded (as Spark and Hive escape path
+   * names; a {@code +} stays a {@code +}), {@code __HIVE_DEFAULT_PARTITION__} is null.
+   */
+  static String unescape(String text) {
+    if ("__HIVE_DEFAULT_PARTITION__".equals(text)) {
+      return null;
+    }
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    int i = 0;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (c == '%' && i + 2 < text.length() && isHex(text.charAt(i + 1)) && isHex(text.charAt(i + 2))) {
+        bytes.write(Integer.parseInt(text.substring(i + 1, i + 3), 16));
+        i += 3;
+      } else {
+        byte[] encoded = String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (Character.isHighSurrogate(c) && i + 1 < text.length()) {
+          encoded = text.substring(i, i + 2).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          i++;
+        }
+        bytes.writeBytes(encoded);
+        i++;
+      }
+    }
+    return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static boolean isHex(char c) {
+    return Character.digit(c, 16) >= 0;
   }
 
   private PartitionData partition(TableIdentifier ident, PartitionSpec spec, Schema schema, Map<String, String> values,
@@ -219,6 +324,9 @@ final class AddFilesProcedure extends FloeProcedure {
       case STRING:
         return text;
       case BOOLEAN:
+        if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
+          throw new IllegalArgumentException("expected true or false");
+        }
         return Boolean.parseBoolean(text);
       case DATE:
         return (int) LocalDate.parse(text).toEpochDay();
