@@ -190,3 +190,20 @@ def test_added_files_are_expired_like_written_ones(spark: SparkSession, namespac
     )
     assert not list(source.glob("*.parquet"))
     assert spark.sql(f"SELECT count(*), sum(id) FROM floe.{table}").collect()[0] == (100, 4950)
+
+
+def test_a_file_with_other_field_ids_is_refused(spark: SparkSession, namespace: str) -> None:
+    """A file written for another table carries that table's field ids, which readers match by
+    id: added as is, its columns would read as other columns or nulls."""
+    other = f"{namespace}.other"
+    spark.sql(f"CREATE TABLE floe.{other} (s STRING, id BIGINT)")  # id has field id 2 there
+    spark.sql(f"INSERT INTO floe.{other} VALUES ('a', 1)")
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, s STRING)")
+    source = location(spark, table) / "data" / "imported"
+    source.mkdir(parents=True)
+    for f in (location(spark, other) / "data").rglob("*.parquet"):
+        (source / f.name).write_bytes(f.read_bytes())
+    with pytest.raises(AnalysisException, match="column s has field id 1, but"):
+        add_files(spark, table, source)
+    assert snapshots(spark, table) == 0

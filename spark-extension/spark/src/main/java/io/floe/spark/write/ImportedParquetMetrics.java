@@ -30,6 +30,12 @@ public final class ImportedParquetMetrics {
       if (field == null) {
         throw new IllegalArgumentException("it has column " + column.getName() + ", which the table does not have");
       }
+      if (column.getId() != null && column.getId().intValue() != field.fieldId()) {
+        // readers match a file with ids by id: another id would read another column's values, or nulls
+        throw new IllegalArgumentException("its column " + column.getName() + " has field id " + column.getId()
+            + ", but the table's column " + field.name() + " has id " + field.fieldId()
+            + " (the file belongs to another table; rewrite it with INSERT ... SELECT instead)");
+      }
       ordered.add(field);
     }
     for (Types.NestedField field : struct.fields()) {
