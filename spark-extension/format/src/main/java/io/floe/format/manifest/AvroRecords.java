@@ -91,6 +91,8 @@ final class AvroRecords {
         AvroContainer.checkEnd(decoder, block);
       }
       return entries;
+    } catch (DirectEntryReader.InvalidValue e) {
+      throw error(e.getMessage());
     } catch (IOException | RuntimeException e) {
       throw invalid(location, what, e);
     }
