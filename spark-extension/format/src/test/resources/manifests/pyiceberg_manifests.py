@@ -68,7 +68,9 @@ SPEC = PartitionSpec(
 def partition(name: str | None) -> Record:
     from decimal import Decimal
 
-    return Record(name, 3, name[:3] if name else None, 19724, 54, 473381, 650, Decimal("12.30"), None)
+    return Record(
+        name, 3, name[:3] if name else None, 19724, 54, 473381, 650, Decimal("12.30"), None
+    )
 
 
 def data_file(version: int, path: str, full: bool, content: DataFileContent = DataFileContent.DATA,
@@ -105,31 +107,45 @@ def write(out: Path, version: int, snapshot: int, entries: list[ManifestEntry], 
             w.add_entry(e)
 
 
+def entry(
+    status: ManifestEntryStatus, snapshot: int, seq: int | None, file: DataFile
+) -> ManifestEntry:
+    return ManifestEntry.from_args(
+        status=status,
+        snapshot_id=snapshot,
+        sequence_number=seq,
+        file_sequence_number=seq,
+        data_file=file,
+    )
+
+
 def main(directory: str) -> None:
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
+    added, existing, deleted = (
+        ManifestEntryStatus.ADDED,
+        ManifestEntryStatus.EXISTING,
+        ManifestEntryStatus.DELETED,
+    )
     for version, codec in ((1, "deflate"), (2, "zstandard")):
         entries = [
-            ManifestEntry.from_args(status=ManifestEntryStatus.ADDED, snapshot_id=100,
-                                    data_file=data_file(version, "s3://b/t/data/full.parquet", True)),
-            ManifestEntry.from_args(status=ManifestEntryStatus.ADDED, snapshot_id=100,
-                                    data_file=data_file(version, "s3://b/t/data/bare.parquet", False)),
-            ManifestEntry.from_args(status=ManifestEntryStatus.EXISTING, snapshot_id=90, sequence_number=2,
-                                    file_sequence_number=2,
-                                    data_file=data_file(version, "s3://b/t/data/existing.parquet", True)),
-            ManifestEntry.from_args(status=ManifestEntryStatus.DELETED, snapshot_id=100, sequence_number=1,
-                                    file_sequence_number=1,
-                                    data_file=data_file(version, "s3://b/t/data/gone.parquet", False)),
-        ]  # fmt: skip
+            entry(added, 100, None, data_file(version, "s3://b/t/data/full.parquet", True)),
+            entry(added, 100, None, data_file(version, "s3://b/t/data/bare.parquet", False)),
+            entry(existing, 90, 2, data_file(version, "s3://b/t/data/existing.parquet", True)),
+            entry(deleted, 100, 1, data_file(version, "s3://b/t/data/gone.parquet", False)),
+        ]
         write(root / f"pyiceberg-v{version}-data-transforms.avro", version, 100, entries, codec)
+    eq = DataFileContent.EQUALITY_DELETES
+    pos = DataFileContent.POSITION_DELETES
     deletes = [
-        ManifestEntry.from_args(status=ManifestEntryStatus.ADDED, snapshot_id=100,
-                                data_file=data_file(2, "s3://b/t/data/eq.parquet", True,
-                                                    DataFileContent.EQUALITY_DELETES, equality_ids=[1, 2])),
-        ManifestEntry.from_args(status=ManifestEntryStatus.ADDED, snapshot_id=100,
-                                data_file=data_file(2, "s3://b/t/data/pos.parquet", False,
-                                                    DataFileContent.POSITION_DELETES)),
-    ]  # fmt: skip
+        entry(
+            added,
+            100,
+            None,
+            data_file(2, "s3://b/t/data/eq.parquet", True, eq, equality_ids=[1, 2]),
+        ),
+        entry(added, 100, None, data_file(2, "s3://b/t/data/pos.parquet", False, pos)),
+    ]
     write(root / "pyiceberg-v2-deletes-transforms.avro", 2, 100, deletes, "null")
 
 
