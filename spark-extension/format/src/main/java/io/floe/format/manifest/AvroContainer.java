@@ -56,20 +56,30 @@ final class AvroContainer {
    */
   private record Parsed(Schema schema, DatumReader<GenericRecord> reader, DirectEntryReader direct) {}
 
-  /** One decompressed block: its record count and bytes. */
-  record Block(long count, byte[] data) {}
+  /** One block as the file stores it: its record count and where its (compressed) bytes are. */
+  private record Block(long count, int offset, int size) {}
+
+  /** Reads every record of one decompressed block. */
+  interface BlockReader {
+    void read(long count, BlockDecoder decoder) throws IOException;
+  }
 
   final Schema schema;
   final Map<String, String> metadata;
-  final List<Block> blocks;
   /** The end of the last complete block: the file length unless the file is truncated. */
   final int lastSync;
   private final Parsed parsed;
+  private final byte[] bytes;
+  private final AvroBlockCodec codec;
+  private final List<Block> blocks;
 
-  private AvroContainer(Parsed parsed, Map<String, String> metadata, List<Block> blocks, int lastSync) {
+  private AvroContainer(Parsed parsed, Map<String, String> metadata, byte[] bytes, AvroBlockCodec codec,
+      List<Block> blocks, int lastSync) {
     this.parsed = parsed;
     this.schema = parsed.schema();
     this.metadata = metadata;
+    this.bytes = bytes;
+    this.codec = codec;
     this.blocks = blocks;
     this.lastSync = lastSync;
   }
@@ -86,24 +96,44 @@ final class AvroContainer {
   List<GenericRecord> records() throws IOException {
     List<GenericRecord> records = new ArrayList<>();
     DatumReader<GenericRecord> reader = parsed.reader();
-    for (Block block : blocks) {
-      BlockDecoder decoder = new BlockDecoder(block.data());
-      for (long i = 0; i < block.count(); i++) {
+    forEachBlock((count, decoder) -> {
+      for (long i = 0; i < count; i++) {
         records.add(reader.read(null, decoder));
       }
-      checkEnd(decoder, block);
-    }
+    });
     return records;
   }
 
-  /** Fails unless {@code decoder} read every byte of {@code block}. */
-  static void checkEnd(BlockDecoder decoder, Block block) throws IOException {
-    if (!decoder.isEnd()) {
-      throw new IOException("invalid block: bytes left after its " + block.count() + " records");
+  /**
+   * Decompresses the blocks one at a time, within the file's budget, and hands each to
+   * {@code reader}, which must read all its records: a huge manifest holds its file and one
+   * decompressed block, not all of them.
+   */
+  void forEachBlock(BlockReader reader) throws IOException {
+    long inflateBudget = Math.max(MIN_INFLATED_LIMIT, (long) INFLATION_RATIO_LIMIT * bytes.length);
+    for (Block block : blocks) {
+      int end = block.offset() + block.size() + SYNC_SIZE;
+      byte[] data = codec.decompress(Arrays.copyOfRange(bytes, block.offset(), block.offset() + block.size()),
+          inflateBudget);
+      inflateBudget -= data.length;
+      // Every metadata record takes at least one byte; this also stops a huge count of empty records.
+      if (block.count() > data.length) {
+        throw new IOException("invalid block ending at byte " + end + ": " + block.count() + " records in "
+            + data.length + " bytes");
+      }
+      BlockDecoder decoder = new BlockDecoder(data);
+      reader.read(block.count(), decoder);
+      if (!decoder.isEnd()) {
+        throw new IOException("invalid block ending at byte " + end + ": bytes left after its " + block.count()
+            + " records");
+      }
     }
   }
 
-  /** The file's schema, user metadata (keys not starting with "avro.") and decompressed blocks. */
+  /**
+   * The file's schema, user metadata (keys not starting with "avro.") and blocks, each checked to
+   * lie inside the file and end with its sync marker; {@link #forEachBlock} decompresses them.
+   */
   static AvroContainer decode(byte[] bytes) throws IOException {
     Input in = new Input(bytes);
     if (bytes.length < MAGIC.length || !Arrays.equals(Arrays.copyOf(bytes, MAGIC.length), MAGIC)) {
@@ -128,34 +158,29 @@ final class AvroContainer {
     byte[] sync = in.readFixed(SYNC_SIZE);
     List<Block> blocks = new ArrayList<>();
     int lastSync = in.pos;
-    long inflateBudget = Math.max(MIN_INFLATED_LIMIT, (long) INFLATION_RATIO_LIMIT * bytes.length);
     while (in.pos < bytes.length) {
-      byte[] block;
       long count;
+      int offset;
+      int size;
       try {
         count = in.readLong();
-        long size = in.readLong();
-        if (count < 0 || size < 0 || size > bytes.length - in.pos) {
+        long length = in.readLong();
+        if (count < 0 || length < 0 || length > bytes.length - in.pos) {
           break;
         }
-        block = in.readFixed((int) size);
+        offset = in.pos;
+        size = (int) length;
+        in.pos += size;
         if (!Arrays.equals(in.readFixed(SYNC_SIZE), sync)) {
           throw new IOException("invalid sync marker after the block ending at byte " + (in.pos - SYNC_SIZE));
         }
       } catch (EOFException truncated) {
         break;
       }
-      byte[] data = blockCodec.decompress(block, inflateBudget);
-      inflateBudget -= data.length;
-      // Every metadata record takes at least one byte; this also stops a huge count of empty records.
-      if (count > data.length) {
-        throw new IOException("invalid block ending at byte " + in.pos + ": " + count + " records in "
-            + data.length + " bytes");
-      }
-      blocks.add(new Block(count, data));
+      blocks.add(new Block(count, offset, size));
       lastSync = in.pos;
     }
-    return new AvroContainer(parsed, metadata, blocks, lastSync);
+    return new AvroContainer(parsed, metadata, bytes, blockCodec, blocks, lastSync);
   }
 
   /** The parsed schema for this text and its reader, shared by every file that carries the same text. */

@@ -83,14 +83,14 @@ final class AvroRecords {
     }
     try {
       List<RawEntry> entries = new ArrayList<>();
-      for (AvroContainer.Block block : container.blocks) {
-        BlockDecoder decoder = new BlockDecoder(block.data());
-        for (long i = 0; i < block.count(); i++) {
+      container.forEachBlock((count, decoder) -> {
+        for (long i = 0; i < count; i++) {
           entries.add(direct.read(decoder));
         }
-        AvroContainer.checkEnd(decoder, block);
-      }
+      });
       return entries;
+    } catch (DirectEntryReader.InvalidValue e) {
+      throw error(e.getMessage());
     } catch (IOException | RuntimeException e) {
       throw invalid(location, what, e);
     }

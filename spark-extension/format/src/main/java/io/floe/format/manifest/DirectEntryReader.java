@@ -72,6 +72,13 @@ final class DirectEntryReader {
     return e;
   }
 
+  /** A value the spec does not allow, reported as the generic path reports it ({@link AvroRecords#error}). */
+  static final class InvalidValue extends RuntimeException {
+    InvalidValue(String problem) {
+      super(problem, null, false, false);
+    }
+  }
+
   /** A shape this reader does not compile (the generic path reads it). */
   private static final class Unsupported extends Exception {
     Unsupported() {
@@ -183,11 +190,11 @@ final class DirectEntryReader {
         return (in, e) -> e.keyMetadata = (ByteBuffer) v.read(in);
       }
       case SPLIT_OFFSETS: {
-        ValueReader v = list(s, Schema.Type.LONG);
+        ValueReader v = list(s, Schema.Type.LONG, "split_offsets");
         return (in, e) -> e.splitOffsets = cast(v.read(in));
       }
       case EQUALITY_IDS: {
-        ValueReader v = list(s, Schema.Type.INT);
+        ValueReader v = list(s, Schema.Type.INT, "equality_ids");
         return (in, e) -> e.equalityIds = cast(v.read(in));
       }
       case SORT_ORDER_ID: {
@@ -292,13 +299,30 @@ final class DirectEntryReader {
     return optional(s, Schema.Type.ARRAY, map);
   }
 
-  /** A list written as an Avro array of {@code elementType}. */
-  private static ValueReader list(Schema s, Schema.Type elementType) throws Unsupported {
+  /**
+   * A list written as an Avro array of {@code elementType}; an int list also as an array of longs
+   * (pyiceberg writes equality_ids so), each checked to fit an int as the generic path does.
+   */
+  private static ValueReader list(Schema s, Schema.Type elementType, String name) throws Unsupported {
     Schema array = s.getType() == Schema.Type.UNION ? AvroRecords.nonNull(s) : s;
-    if (array.getType() != Schema.Type.ARRAY || array.getElementType().getType() != elementType) {
+    if (array.getType() != Schema.Type.ARRAY) {
       throw new Unsupported();
     }
-    ValueReader element = primitive(elementType);
+    Schema.Type written = array.getElementType().getType();
+    ValueReader element;
+    if (written == elementType) {
+      element = primitive(elementType);
+    } else if (elementType == Schema.Type.INT && written == Schema.Type.LONG) {
+      element = in -> {
+        long v = in.readLong();
+        if (v != (int) v) {
+          throw new InvalidValue("field " + name + " is out of int range: " + v);
+        }
+        return (int) v;
+      };
+    } else {
+      throw new Unsupported();
+    }
     ValueReader items = in -> {
       List<Object> out = new ArrayList<>();
       for (long n = in.readArrayStart(); n != 0; n = in.arrayNext()) {
