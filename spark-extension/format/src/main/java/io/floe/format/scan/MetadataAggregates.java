@@ -3,7 +3,6 @@ package io.floe.format.scan;
 import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
-import io.floe.format.manifest.MetricsModes;
 import io.floe.format.types.Type;
 import io.floe.format.types.Types;
 import java.util.ArrayList;
@@ -23,10 +22,11 @@ import java.util.Objects;
  *       (deleted rows may hold the minimum). A missing value/null count or bound is unknown, never
  *       zero; a file whose counts say it holds only nulls needs no bounds.</li>
  *   <li>{@code min}/{@code max} only for types whose bounds are exact values: boolean, int, long,
- *       float, double, date, timestamp, decimal, and string when the column's metrics mode is
- *       {@code full} (other modes truncate string bounds). Floats and doubles need a known NaN
- *       count of 0 in every file, and a result other than a signed zero (a scan may return
- *       either sign).</li>
+ *       float, double, date, timestamp, decimal. Never for strings, even when the column's metrics
+ *       mode is {@code full} now: the mode is a table property read at write time, and files
+ *       written under an earlier {@code truncate(N)} (Iceberg's default) keep cut bounds (as
+ *       Iceberg decided, apache/iceberg#16320). Floats and doubles need a known NaN count of 0 in
+ *       every file, and a result other than a signed zero (a scan may return either sign).</li>
  *   <li>Only top-level columns: counts of fields nested in structs count parent nulls differently.</li>
  * </ul>
  */
@@ -64,10 +64,28 @@ public final class MetadataAggregates {
   }
 
   /**
-   * Answers {@code aggregates} over {@code tasks}; {@code modes} are the table's metrics modes (for
-   * string bounds).
+   * Why metadata can never answer one of {@code aggregates}, whatever the files (a min/max of a
+   * type whose bounds are not exact values), or null: checked before planning any file.
    */
-  public static Result evaluate(List<FileScanTask> tasks, List<Aggregate> aggregates, MetricsModes modes) {
+  public static String refusal(List<Aggregate> aggregates) {
+    for (Aggregate aggregate : aggregates) {
+      if ((aggregate.op() == Op.MIN || aggregate.op() == Op.MAX)
+          && !BoundsRange.hasExactBounds(aggregate.column().type())) {
+        Type type = aggregate.column().type();
+        return aggregate.describe() + (type.typeId() == Type.TypeID.STRING
+            ? ": string bounds may be truncated (by the metrics mode a file was written with)"
+            : ": bounds of type " + type + " are not pushed");
+      }
+    }
+    return null;
+  }
+
+  /** Answers {@code aggregates} over {@code tasks}. */
+  public static Result evaluate(List<FileScanTask> tasks, List<Aggregate> aggregates) {
+    String never = refusal(aggregates);
+    if (never != null) {
+      return Result.refused(never);
+    }
     boolean anyDeletes = tasks.stream().anyMatch(t -> !t.deletes().isEmpty());
     List<Object> values = new ArrayList<>(aggregates.size());
     for (Aggregate aggregate : aggregates) {
@@ -88,13 +106,10 @@ public final class MetadataAggregates {
           refusal = count == null ? aggregate.describe() + ": a file lacks value or null counts" : null;
         }
         default -> {
-          refusal = refuseBounds(aggregate, modes);
           Types.NestedField column = aggregate.column();
-          Object[] range = refusal == null
-              ? BoundsRange.of(column.type(), tasks, column.fieldId(), BoundsRange.Rules.EXACT) : null;
-          if (refusal == null && range == null) {
-            refusal = aggregate.describe() + ": a file lacks bounds, or has NaN or unknown NaN counts";
-          }
+          Object[] range = BoundsRange.of(column.type(), tasks, column.fieldId(), BoundsRange.Rules.EXACT);
+          refusal = range == null
+              ? aggregate.describe() + ": a file lacks bounds, or has NaN or unknown NaN counts" : null;
           value = range == null ? null : range[aggregate.op() == Op.MIN ? 0 : 1];
           if (refusal == null && isSignedZero(value)) {
             refusal = aggregate.describe() + ": the result is a signed zero";
@@ -141,24 +156,6 @@ public final class MetadataAggregates {
       count += values - nulls;
     }
     return count;
-  }
-
-  /** Why bounds of this column's type or metrics mode are not its exact min/max, or null when they are. */
-  private static String refuseBounds(Aggregate aggregate, MetricsModes modes) {
-    Type type = aggregate.column().type();
-    if (BoundsRange.hasExactBounds(type)) {
-      return null;
-    }
-    switch (type.typeId()) {
-      case STRING -> {
-        MetricsModes.Mode mode = modes.modeFor(aggregate.column().name());
-        return mode.kind() == MetricsModes.Kind.FULL ? null
-            : aggregate.describe() + ": string bounds may be truncated (metrics mode is not full)";
-      }
-      default -> {
-        return aggregate.describe() + ": bounds of type " + type + " are not pushed";
-      }
-    }
   }
 
   private static boolean isSignedZero(Object value) {

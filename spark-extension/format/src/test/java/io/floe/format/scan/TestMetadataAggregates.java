@@ -2,6 +2,7 @@ package io.floe.format.scan;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -10,7 +11,6 @@ import io.floe.format.manifest.DeleteFile;
 import io.floe.format.manifest.FileContent;
 import io.floe.format.manifest.FileFormat;
 import io.floe.format.manifest.Metrics;
-import io.floe.format.manifest.MetricsModes;
 import io.floe.format.partition.PartitionData;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.MetadataAggregates.Aggregate;
@@ -33,8 +33,6 @@ public class TestMetadataAggregates {
   private static final Types.NestedField S = Types.NestedField.optional(3, "s", Types.StringType.get());
   private static final Types.NestedField X = Types.NestedField.optional(4, "x", Types.DoubleType.get());
   private static final PartitionSpec SPEC = PartitionSpec.unpartitioned();
-  private static final MetricsModes DEFAULT_MODES = MetricsModes.from(Map.of());
-  private static final MetricsModes FULL_S = MetricsModes.from(Map.of("write.metadata.metrics.column.s", "full"));
 
   private static final Aggregate COUNT_STAR = new Aggregate(Op.COUNT_STAR, null);
 
@@ -100,12 +98,12 @@ public class TestMetadataAggregates {
     return b.build();
   }
 
-  private static Result eval(List<FileScanTask> tasks, MetricsModes modes, Aggregate... aggregates) {
-    return MetadataAggregates.evaluate(tasks, List.of(aggregates), modes);
+  private static Result eval(List<FileScanTask> tasks, Aggregate... aggregates) {
+    return MetadataAggregates.evaluate(tasks, List.of(aggregates));
   }
 
   private static List<Object> answer(List<FileScanTask> tasks, Aggregate... aggregates) {
-    Result result = eval(tasks, DEFAULT_MODES, aggregates);
+    Result result = eval(tasks, aggregates);
     assertTrue("refused: " + result.refusal(), result.answered());
     return result.values();
   }
@@ -140,12 +138,12 @@ public class TestMetadataAggregates {
   @Test
   public void missingMetricsAreUnknownNotZero() {
     List<FileScanTask> noBounds = List.of(task(file("a", 10, new Col(D, 10L, 2L, null, null, null))));
-    assertFalse(eval(noBounds, DEFAULT_MODES, new Aggregate(Op.MAX, D)).answered());
+    assertFalse(eval(noBounds, new Aggregate(Op.MAX, D)).answered());
     List<FileScanTask> noCounts = List.of(task(file("a", 10, new Col(D, null, null, null, 1, 2))));
-    assertFalse(eval(noCounts, DEFAULT_MODES, new Aggregate(Op.COUNT, D)).answered());
+    assertFalse(eval(noCounts, new Aggregate(Op.COUNT, D)).answered());
     assertEquals(Arrays.asList(1, 2), answer(noCounts, new Aggregate(Op.MIN, D), new Aggregate(Op.MAX, D)));
     List<FileScanTask> noColumn = List.of(task(file("a", 10)));
-    assertFalse(eval(noColumn, DEFAULT_MODES, new Aggregate(Op.MIN, D)).answered());
+    assertFalse(eval(noColumn, new Aggregate(Op.MIN, D)).answered());
     assertEquals(List.of(10L), answer(noColumn, COUNT_STAR));
   }
 
@@ -154,10 +152,10 @@ public class TestMetadataAggregates {
     List<FileScanTask> tasks = List.of(task(TWO_FILES.get(0).file(), delete(FileContent.POSITION_DELETES,
         FileFormat.PUFFIN, 3)), TWO_FILES.get(1));
     assertEquals(List.of(14L), answer(tasks, COUNT_STAR));
-    Result minMax = eval(tasks, DEFAULT_MODES, COUNT_STAR, new Aggregate(Op.MIN, ID));
+    Result minMax = eval(tasks, COUNT_STAR, new Aggregate(Op.MIN, ID));
     assertFalse(minMax.answered());
     assertTrue(minMax.refusal(), minMax.refusal().contains("deletes"));
-    assertFalse(eval(tasks, DEFAULT_MODES, new Aggregate(Op.COUNT, ID)).answered());
+    assertFalse(eval(tasks, new Aggregate(Op.COUNT, ID)).answered());
   }
 
   @Test
@@ -165,22 +163,25 @@ public class TestMetadataAggregates {
     for (DeleteFile delete : List.of(delete(FileContent.POSITION_DELETES, FileFormat.PARQUET, 1),
         delete(FileContent.EQUALITY_DELETES, FileFormat.PARQUET, 1))) {
       List<FileScanTask> tasks = List.of(task(TWO_FILES.get(0).file(), delete), TWO_FILES.get(1));
-      assertFalse(eval(tasks, DEFAULT_MODES, COUNT_STAR).answered());
-      assertFalse(eval(tasks, DEFAULT_MODES, new Aggregate(Op.MAX, D)).answered());
+      assertFalse(eval(tasks, COUNT_STAR).answered());
+      assertFalse(eval(tasks, new Aggregate(Op.MAX, D)).answered());
     }
   }
 
   @Test
-  public void stringBoundsOnlyWithFullMetricsMode() {
+  public void stringBoundsAreNeverTheMinOrMaxWhateverTheMetricsMode() {
+    // the mode a file was written with is not recorded: bounds written under Iceberg's default
+    // truncate(16) stay cut after the table's mode becomes full ("apple" may stand for "apple pie")
     List<FileScanTask> tasks = List.of(task(file("a", 2, new Col(S, 2L, 0L, null, "apple", "pear"))));
-    Result truncated = eval(tasks, DEFAULT_MODES, new Aggregate(Op.MAX, S));
-    assertFalse(truncated.answered());
-    assertTrue(truncated.refusal(), truncated.refusal().contains("truncated"));
-    assertFalse(eval(tasks, MetricsModes.from(Map.of("write.metadata.metrics.default", "truncate(32)")),
-        new Aggregate(Op.MIN, S)).answered());
-    assertEquals(List.of("apple", "pear"), eval(tasks, FULL_S, new Aggregate(Op.MIN, S),
-        new Aggregate(Op.MAX, S)).values().stream().map(Object::toString).toList());
-    assertEquals(List.of(2L), eval(tasks, DEFAULT_MODES, new Aggregate(Op.COUNT, S)).values());
+    for (Op op : List.of(Op.MIN, Op.MAX)) {
+      Result refused = eval(tasks, new Aggregate(op, S));
+      assertFalse(refused.answered());
+      assertTrue(refused.refusal(), refused.refusal().contains("truncated"));
+      assertNotNull(MetadataAggregates.refusal(List.of(new Aggregate(op, S))));
+    }
+    assertNull(MetadataAggregates.refusal(List.of(COUNT_STAR, new Aggregate(Op.COUNT, S),
+        new Aggregate(Op.MAX, D))));
+    assertEquals(List.of(2L), eval(tasks, new Aggregate(Op.COUNT, S)).values());
   }
 
   @Test
@@ -188,12 +189,12 @@ public class TestMetadataAggregates {
     List<FileScanTask> clean = List.of(task(file("a", 3, new Col(X, 3L, 0L, 0L, -1.5d, 2.5d))));
     assertEquals(List.of(-1.5d, 2.5d), answer(clean, new Aggregate(Op.MIN, X), new Aggregate(Op.MAX, X)));
     List<FileScanTask> withNaN = List.of(task(file("a", 3, new Col(X, 3L, 0L, 1L, -1.5d, 2.5d))));
-    assertFalse(eval(withNaN, DEFAULT_MODES, new Aggregate(Op.MAX, X)).answered());
-    assertFalse(eval(withNaN, DEFAULT_MODES, new Aggregate(Op.MIN, X)).answered());
+    assertFalse(eval(withNaN, new Aggregate(Op.MAX, X)).answered());
+    assertFalse(eval(withNaN, new Aggregate(Op.MIN, X)).answered());
     List<FileScanTask> unknownNaN = List.of(task(file("a", 3, new Col(X, 3L, 0L, null, -1.5d, 2.5d))));
-    assertFalse(eval(unknownNaN, DEFAULT_MODES, new Aggregate(Op.MAX, X)).answered());
+    assertFalse(eval(unknownNaN, new Aggregate(Op.MAX, X)).answered());
     List<FileScanTask> zero = List.of(task(file("a", 3, new Col(X, 3L, 0L, 0L, -0.0d, 2.5d))));
-    assertFalse(eval(zero, DEFAULT_MODES, new Aggregate(Op.MIN, X)).answered());
+    assertFalse(eval(zero, new Aggregate(Op.MIN, X)).answered());
     assertEquals(List.of(2.5d), answer(zero, new Aggregate(Op.MAX, X)));
   }
 
@@ -211,7 +212,8 @@ public class TestMetadataAggregates {
     Types.NestedField bin = Types.NestedField.optional(5, "b", Types.BinaryType.get());
     List<FileScanTask> tasks = List.of(task(file("a", 1, new Col(bin, 1L, 0L, null,
         ByteBuffer.wrap(new byte[] {1}), ByteBuffer.wrap(new byte[] {2})))));
-    assertFalse(eval(tasks, FULL_S, new Aggregate(Op.MAX, bin)).answered());
-    assertNull(eval(tasks, FULL_S, new Aggregate(Op.MAX, bin)).values());
+    assertFalse(eval(tasks, new Aggregate(Op.MAX, bin)).answered());
+    assertNotNull(MetadataAggregates.refusal(List.of(new Aggregate(Op.MIN, bin))));
+    assertNull(eval(tasks, new Aggregate(Op.MAX, bin)).values());
   }
 }

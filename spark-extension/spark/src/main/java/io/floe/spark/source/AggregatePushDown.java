@@ -1,7 +1,6 @@
 package io.floe.spark.source;
 
 import io.floe.format.expr.Expression;
-import io.floe.format.manifest.MetricsModes;
 import io.floe.format.scan.MetadataAggregates;
 import io.floe.format.scan.TableScan;
 import io.floe.format.table.TableView;
@@ -60,10 +59,12 @@ final class AggregatePushDown {
       }
       aggregates.add(aggregate);
     }
+    if (MetadataAggregates.refusal(aggregates) != null) {
+      return null; // no file can change that: plan no manifest
+    }
     TableScan scan = TableScan.of(table.ops().io(), table.metadata()).useSnapshot(table.snapshot())
         .schema(table.readSchema()).filter(filter);
-    MetadataAggregates.Result result = MetadataAggregates.evaluate(scan.planFiles().tasks(), aggregates,
-        MetricsModes.from(table.metadata().properties()));
+    MetadataAggregates.Result result = MetadataAggregates.evaluate(scan.planFiles().tasks(), aggregates);
     if (!result.answered()) {
       return null;
     }
