@@ -190,3 +190,30 @@ def test_file_without_split_offsets_and_one_large_row_group(
     rows = df.collect()
     assert sorted(r.id for r in rows) == [i for i in ids if i % 9 != 4]
     assert all(r["_pos"] == r.id for r in rows)
+
+
+def test_streaming_read_splits_a_large_file_and_delivers_each_row_once(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    table = _one_file_table(spark, namespace)
+    ids: list[int] = []
+    partitions: list[int] = []
+
+    def collect(batch: DataFrame, batch_id: int) -> None:
+        partitions.append(batch.rdd.getNumPartitions())
+        ids.extend(int(r.id) for r in batch.select("id").collect())
+
+    reader = spark.readStream
+    for key, value in SPLIT.items():
+        reader = reader.option(key, value)
+    query = (
+        reader.table(table)
+        .writeStream.foreachBatch(collect)
+        .option("checkpointLocation", str(tmp_path / "cp"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    query.awaitTermination(300)
+    assert query.exception() is None
+    assert max(partitions) > 2, partitions
+    assert sorted(ids) == list(range(ROWS))

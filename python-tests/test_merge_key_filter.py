@@ -191,6 +191,23 @@ def test_a_source_read_from_a_table_gets_the_filter(spark: SparkSession, namespa
     assert summary["added-records"] == "16"
 
 
+def test_a_source_read_from_an_iceberg_table_gets_the_filter(
+    spark: SparkSession, iceberg: str, namespace: str
+) -> None:
+    """The source is a table of Apache Iceberg's own catalog (another DSv2 source)."""
+    name = f"floe.{namespace}.t"
+    source = f"{iceberg}.{namespace}.src"
+    _create(spark, name, MOR)
+    _source(spark, "merge_src_view")
+    spark.sql(f"CREATE TABLE {source} USING iceberg AS SELECT * FROM merge_src_view")
+    merge = f"MERGE INTO {name} t USING {source} s ON t.id = s.id {UPSERT}"
+    plan = _plan(spark, merge)
+    assert "might_contain" in plan and "bloom_filter_agg" in plan, plan
+    spark.sql(merge)
+    assert _rows(spark, name) == _expected_upsert()
+    assert _current_summary(spark, name)["added-position-deletes"] == "10"
+
+
 def test_self_merge_gets_the_filter(spark: SparkSession, namespace: str) -> None:
     """The source reads the target table itself (the same snapshot as the MERGE's scan)."""
     name = f"floe.{namespace}.t"
