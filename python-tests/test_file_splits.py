@@ -5,7 +5,11 @@ and deletes are the same as in a whole-file read.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+import pytest
+from interop_tables import spark_rows
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -56,3 +60,160 @@ def test_deletes_apply_to_every_range_of_a_split_file(spark: SparkSession, names
     expected = [i for i in range(ROWS - 100) if i % 7 != 0]
     assert sorted(r.id for r in df.select("id").collect()) == expected
     assert df.selectExpr("count(*)", "sum(id)").first() == (len(expected), sum(expected))
+
+
+@pytest.mark.parametrize("option", ["split-size", "file-open-cost"])
+@pytest.mark.parametrize("value", ["0", "-1", "lots", "99999999999PB"])
+def test_invalid_split_option_is_a_classed_error(
+    spark: SparkSession, namespace: str, option: str, value: str
+) -> None:
+    from pyspark.errors import AnalysisException
+
+    table = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT) USING floe")
+    spark.sql(f"INSERT INTO {table} VALUES (1)")
+    with pytest.raises(AnalysisException) as raised:
+        spark.read.option(option, value).table(table).collect()
+    error = raised.value
+    assert error.getCondition() == "FLOE_OPTION_INVALID"
+    message = str(error)
+    assert f"read option {option}" in message and f"'{value}'" in message, message
+    assert "positive number of bytes" in message and namespace in message, message
+
+
+def test_huge_split_options_read_every_row(spark: SparkSession, namespace: str) -> None:
+    """Sizes near Long.MAX_VALUE are accepted and do not wrap around in the packing sums."""
+    table = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT) USING floe")
+    for i in range(3):
+        spark.sql(f"INSERT INTO {table} VALUES ({i})")
+    huge = str(2**63 - 1)
+    for options in ({"split-size": huge}, {"file-open-cost": huge}, SPLIT | {"split-size": huge}):
+        df = spark.read.options(**options).table(table)
+        assert sorted(r.id for r in df.collect()) == [0, 1, 2], options
+
+
+def test_invalid_split_property_of_an_iceberg_table_names_the_property(
+    spark: SparkSession, iceberg: str, namespace: str
+) -> None:
+    """Floe refuses the value when it is set; a table another engine set up is checked on read."""
+    from pyspark.errors import AnalysisException
+
+    spark.sql(
+        f"CREATE TABLE {iceberg}.{namespace}.t (id BIGINT) USING iceberg "
+        "TBLPROPERTIES ('read.split.target-size' = '-5')"
+    )
+    spark.sql(f"INSERT INTO {iceberg}.{namespace}.t VALUES (1)")
+    with pytest.raises(AnalysisException) as raised:
+        spark.table(f"floe.{namespace}.t").collect()
+    assert raised.value.getCondition() == "FLOE_TABLE_PROPERTY_INVALID"
+    message = str(raised.value)
+    assert "table property read.split.target-size" in message and "'-5'" in message, message
+
+
+@pytest.mark.parametrize("version", ["2", "3"])
+def test_metadata_columns_and_deletes_over_ranges(
+    spark: SparkSession, namespace: str, version: str
+) -> None:
+    """Position deletes (v2) or deletion vectors (v3) and ``_file``/``_pos`` in every range."""
+    table = _one_file_table(spark, namespace)
+    spark.sql(
+        f"ALTER TABLE {table} SET TBLPROPERTIES ('format-version' = '{version}', "
+        "'write.delete.mode' = 'merge-on-read')"
+    )
+    (path,) = [r[0] for r in spark.sql(f"SELECT file_path FROM {table}.files").collect()]
+    spark.sql(f"DELETE FROM {table} WHERE id % 5 = 1")
+    df = _split_read(spark, table).select("_file", "_pos", "id")
+    assert df.rdd.getNumPartitions() > 2
+    rows = df.collect()
+    assert sorted(r.id for r in rows) == [i for i in range(ROWS) if i % 5 != 1]
+    assert all(r["_pos"] == r.id and r["_file"] == path for r in rows)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_iceberg_written_file_with_split_offsets_and_deletes(
+    spark: SparkSession, iceberg: str, namespace: str, warehouse: Path, version: int
+) -> None:
+    """A file the Iceberg runtime wrote (its manifest has split_offsets), with Iceberg's position
+    deletes or deletion vectors and an equality delete: Floe's split read equals Iceberg's read."""
+    import pyarrow as pa
+    from test_equality_deletes import Table
+
+    t = Table(spark, iceberg, namespace, warehouse)
+    t.create("id BIGINT, s STRING", version=version)
+    spark.sql(
+        f"ALTER TABLE {t.iceberg} SET TBLPROPERTIES ('write.parquet.row-group-size-bytes'='65536')"
+    )
+    t.append(f"SELECT id, sha2(CAST(id AS STRING), 256) FROM range(0, {ROWS}, 1, 1)")
+    offsets = spark.sql(f"SELECT split_offsets FROM {t.floe}.files").collect()
+    assert len(offsets) == 1 and offsets[0][0] is not None and len(offsets[0][0]) > 4, offsets
+    spark.sql(f"DELETE FROM {t.iceberg} WHERE id % 7 = 0")
+    t.delete_equal([("id", pa.int64())], [(1,), (ROWS // 2 + 1,), (ROWS - 1,)])
+    df = _split_read(spark, t.floe).select("_file", "_pos", "id", "s")
+    assert df.rdd.getNumPartitions() > 2
+    expected = spark_rows(spark, f"SELECT _file, _pos, id, s FROM {t.iceberg}")
+    assert sorted((tuple(r) for r in df.collect()), key=repr) == expected
+    assert len(expected) == ROWS - len(range(0, ROWS, 7)) - 3
+
+
+def test_file_without_split_offsets_and_one_large_row_group(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    """A file added with add_files has no split_offsets: ranges are fixed-size, and a row group
+    larger than a range is read by the one range holding its midpoint; the other ranges read
+    nothing (not a row twice, none lost) and deletes and ``_pos`` still hold."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    source = tmp_path / "src"
+    source.mkdir()
+    ids = list(range(ROWS))
+    pq.write_table(
+        pa.table({"id": pa.array(ids, pa.int64()), "s": [f"{i:064d}" for i in ids]}),
+        source / "part-0.parquet",
+        row_group_size=ROWS // 2,
+    )
+    table = f"floe.{namespace}.t"
+    spark.sql(
+        f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe "
+        "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read')"
+    )
+    spark.sql(
+        f"CALL floe.system.add_files(table => '{namespace}.t', "
+        f"source_table => '`parquet`.`{source}`')"
+    )
+    assert spark.sql(f"SELECT split_offsets FROM {table}.files").collect()[0][0] is None
+    spark.sql(f"DELETE FROM {table} WHERE id % 9 = 4")
+    df = _split_read(spark, table).select("_pos", "id")
+    per_task = df.rdd.glom().map(len).collect()
+    assert len(per_task) > 2 and per_task.count(0) >= len(per_task) - 2, per_task
+    rows = df.collect()
+    assert sorted(r.id for r in rows) == [i for i in ids if i % 9 != 4]
+    assert all(r["_pos"] == r.id for r in rows)
+
+
+def test_streaming_read_splits_a_large_file_and_delivers_each_row_once(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    table = _one_file_table(spark, namespace)
+    ids: list[int] = []
+    partitions: list[int] = []
+
+    def collect(batch: DataFrame, batch_id: int) -> None:
+        partitions.append(batch.rdd.getNumPartitions())
+        ids.extend(int(r.id) for r in batch.select("id").collect())
+
+    reader = spark.readStream
+    for key, value in SPLIT.items():
+        reader = reader.option(key, value)
+    query = (
+        reader.table(table)
+        .writeStream.foreachBatch(collect)
+        .option("checkpointLocation", str(tmp_path / "cp"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    query.awaitTermination(300)
+    assert query.exception() is None
+    assert max(partitions) > 2, partitions
+    assert sorted(ids) == list(range(ROWS))

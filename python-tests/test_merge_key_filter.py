@@ -170,32 +170,135 @@ def test_no_filter_where_it_is_unsafe_or_unwanted(
     assert _rows(spark, name) == expected
 
 
-def test_a_source_read_from_a_table_merges_without_the_filter(
-    spark: SparkSession, namespace: str
-) -> None:
-    """A source that reads a DSv2 table (here a Floe table) is planned by Spark's scan push-down,
-    which does not reach the filter's subquery: the rule leaves such a MERGE alone, and the
-    MERGE plans and runs (it failed with "No plan for RelationV2" before)."""
+def test_a_source_read_from_a_table_gets_the_filter(spark: SparkSession, namespace: str) -> None:
+    """A source that reads a DSv2 table (here a Floe table): the filter's subquery is optimized with
+    the session's optimizer, which builds its scan (it failed with "No plan for RelationV2" when the
+    subquery was left unoptimized, and then had no filter at all)."""
     name = f"floe.{namespace}.t"
     source = f"floe.{namespace}.src"
     _create(spark, name, MOR)
     _source(spark, "merge_src_view")
     spark.sql(f"CREATE TABLE {source} USING floe AS SELECT * FROM merge_src_view")
     merge = f"MERGE INTO {name} t USING {source} s ON t.id = s.id {UPSERT}"
-    assert "might_contain" not in _plan(spark, merge)
+    plan = _plan(spark, merge)
+    assert "might_contain" in plan and "bloom_filter_agg" in plan, plan
+    # the subquery reads the source table's key column only
+    assert f"BatchScan {source}[id#" in plan.replace("`", ""), plan
     spark.sql(merge)
     assert _rows(spark, name) == _expected_upsert()
+    summary = _current_summary(spark, name)
+    assert summary["added-position-deletes"] == "10"
+    assert summary["added-records"] == "16"
 
 
-def test_a_source_calling_python_merges_without_the_filter(
-    spark: SparkSession, namespace: str
+def test_a_source_read_from_an_iceberg_table_gets_the_filter(
+    spark: SparkSession, iceberg: str, namespace: str
 ) -> None:
-    """A Python UDF in the source is taken out of the plan by Spark, but not out of the filter's
-    subquery (and may have effects a second evaluation would repeat): no filter, and the MERGE
-    runs (it failed with "Cannot generate code for expression" before)."""
+    """The source is a table of Apache Iceberg's own catalog (another DSv2 source)."""
+    name = f"floe.{namespace}.t"
+    source = f"{iceberg}.{namespace}.src"
+    _create(spark, name, MOR)
+    _source(spark, "merge_src_view")
+    spark.sql(f"CREATE TABLE {source} USING iceberg AS SELECT * FROM merge_src_view")
+    merge = f"MERGE INTO {name} t USING {source} s ON t.id = s.id {UPSERT}"
+    plan = _plan(spark, merge)
+    assert "might_contain" in plan and "bloom_filter_agg" in plan, plan
+    spark.sql(merge)
+    assert _rows(spark, name) == _expected_upsert()
+    assert _current_summary(spark, name)["added-position-deletes"] == "10"
+
+
+def test_self_merge_gets_the_filter(spark: SparkSession, namespace: str) -> None:
+    """The source reads the target table itself (the same snapshot as the MERGE's scan)."""
+    name = f"floe.{namespace}.t"
+    _create(spark, name, MOR)
+    merge = (
+        f"MERGE INTO {name} t USING (SELECT id, k, 'self' AS v FROM {name} WHERE id % 100 = 3) s "
+        "ON t.id = s.id WHEN MATCHED THEN UPDATE SET t.v = s.v"
+    )
+    assert "might_contain" in _plan(spark, merge)
+    spark.sql(merge)
+    expected = sorted(
+        ((i, i % 7, "self" if i % 100 == 3 else "old") for i in range(1000)), key=repr
+    )
+    assert _rows(spark, name) == expected
+    assert _current_summary(spark, name)["added-position-deletes"] == "10"
+
+
+def test_null_safe_composite_keys_with_nulls(spark: SparkSession, namespace: str) -> None:
+    """``<=>`` on a nullable key: NULL matches NULL, so the filter must pass target rows whose key
+    is NULL when the source has one (Spark joins on coalesce/isnull pairs, hashed on both sides)."""
+    name = f"floe.{namespace}.t"
+    _create(spark, name, f"{MOR}, 'format-version'='3'", rows=100)
+    spark.sql(f"INSERT INTO {name} VALUES (2000, NULL, 'old'), (2001, NULL, 'old')")
+    spark.sql(
+        "CREATE OR REPLACE TEMPORARY VIEW merge_src_ns AS SELECT * FROM VALUES "
+        "(2000L, CAST(NULL AS INT), 'new'), (2001L, 3, 'ins'), (0L, 0, 'new'), "
+        "(CAST(NULL AS BIGINT), CAST(NULL AS INT), 'ins') AS s(id, k, v)"
+    )
+    merge = f"MERGE INTO {name} t USING merge_src_ns s ON t.id = s.id AND t.k <=> s.k {UPSERT}"
+    assert "might_contain" in _plan(spark, merge)
+    spark.sql(merge)
+    table: dict[Any, tuple[Any, ...]] = {(i, i % 7): (i, i % 7, "old") for i in range(100)}
+    table[(2000, None)] = (2000, None, "new")
+    table[(2001, None)] = (2001, None, "old")
+    table[(0, 0)] = (0, 0, "new")
+    expected = sorted([*table.values(), (2001, 3, "ins"), (None, None, "ins")], key=repr)
+    assert _rows(spark, name) == expected
+
+
+@pytest.mark.parametrize(
+    ("threshold", "filtered"), [("0", False), ("-1", False), ("1b", False), ("1PB", True)]
+)
+def test_creation_side_threshold(
+    spark: SparkSession, namespace: str, threshold: str, filtered: bool
+) -> None:
+    """Spark's own setting, read as Spark reads it: zero or negative means no filter (as for
+    Spark's runtime filters), a value Spark cannot parse cannot be set."""
+    name = f"floe.{namespace}.t"
+    _create(spark, name, MOR, rows=10)
+    _source(spark, "merge_src")
+    merge = f"MERGE INTO {name} t USING merge_src s ON t.id = s.id {UPSERT}"
+    key = "spark.sql.optimizer.runtime.bloomFilter.creationSideThreshold"
+    try:
+        spark.conf.set(key, threshold)
+        assert ("might_contain" in _plan(spark, merge)) == filtered
+        with pytest.raises(Exception, match=r"(?i)creationSideThreshold"):
+            spark.conf.set(key, "ten megabytes")
+    finally:
+        spark.conf.unset(key)
+    spark.sql(merge)
+    assert _rows(spark, name) == _expected_upsert(10)
+
+
+def test_merge_into_a_branch_gets_the_filter(spark: SparkSession, namespace: str) -> None:
+    name = f"floe.{namespace}.t"
+    _create(spark, name, MOR)
+    spark.sql(f"ALTER TABLE {name} CREATE BRANCH audit")
+    _source(spark, "merge_src")
+    main_before = _rows(spark, name)
+    merge = f"MERGE INTO {name}.branch_audit t USING merge_src s ON t.id = s.id {UPSERT}"
+    assert "might_contain" in _plan(spark, merge)
+    spark.sql(merge)
+    assert _rows(spark, f"{name}.branch_audit") == _expected_upsert()
+    assert _rows(spark, name) == main_before
+
+
+@pytest.mark.parametrize("nondeterministic", [False, True])
+def test_a_source_calling_python(
+    spark: SparkSession, namespace: str, nondeterministic: bool
+) -> None:
+    """A deterministic Python UDF in the source: the filter's subquery is optimized by the session's
+    optimizer, which takes the call out into its own operator (it failed with "Cannot generate code
+    for expression" when the subquery was left unoptimized). One marked nondeterministic gets no
+    filter (its two evaluations may differ)."""
+    from pyspark.sql.functions import udf
     from pyspark.sql.types import LongType
 
-    spark.udf.register("floe_test_plus_zero", lambda x: x, LongType())
+    fn = udf(lambda x: x, LongType())
+    if nondeterministic:
+        fn = fn.asNondeterministic()
+    spark.udf.register("floe_test_plus_zero", fn)
     name = f"floe.{namespace}.t"
     _create(spark, name, MOR)
     _source(spark, "merge_src_py_base")
@@ -205,7 +308,7 @@ def test_a_source_calling_python_merges_without_the_filter(
     )
     merge = f"MERGE INTO {name} t USING merge_src_py s ON t.id = s.id {UPSERT}"
     try:
-        assert "might_contain" not in _plan(spark, merge)
+        assert ("might_contain" in _plan(spark, merge)) != nondeterministic
         spark.sql(merge)
         assert _rows(spark, name) == _expected_upsert()
     finally:  # the session is shared: later tests list its functions

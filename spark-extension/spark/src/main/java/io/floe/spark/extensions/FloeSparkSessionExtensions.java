@@ -42,7 +42,7 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
   private static final class MergeTargetKeyFilterBuilder extends AbstractFunction1<SparkSession, Rule<LogicalPlan>> {
     @Override
     public Rule<LogicalPlan> apply(SparkSession spark) {
-      return new MergeTargetKeyFilter();
+      return new MergeTargetKeyFilter(spark);
     }
   }
 

@@ -10,7 +10,6 @@ import org.apache.spark.sql.catalyst.expressions.BloomFilterMightContain;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
-import org.apache.spark.sql.catalyst.expressions.PythonFuncExpression;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
 import org.apache.spark.sql.catalyst.expressions.XxHash64;
 import org.apache.spark.sql.catalyst.expressions.aggregate.BloomFilterAggregate;
@@ -23,6 +22,8 @@ import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.Subquery;
+import org.apache.spark.sql.catalyst.plans.logical.Subquery$;
 import org.apache.spark.sql.catalyst.plans.logical.WriteDelta;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.connector.write.RowLevelOperation;
@@ -30,7 +31,7 @@ import org.apache.spark.sql.connector.write.RowLevelOperationTable;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation;
 import org.apache.spark.sql.internal.SQLConf;
-import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.sql.SparkSession;
 import scala.Option;
 import scala.math.BigInt;
 import scala.collection.immutable.Seq;
@@ -53,15 +54,25 @@ import scala.runtime.AbstractFunction1;
  * only), so the rule applies only to a deterministic source that Spark estimates at most
  * {@code spark.sql.optimizer.runtime.bloomFilter.creationSideThreshold} (10 MB by default), and
  * not at all with {@code spark.sql.optimizer.runtime.bloomFilter.enabled=false}.
+ *
+ * <p>The rule runs in the optimizer's operator-optimization batch, after Spark optimized the plan's
+ * subqueries and before it builds the DSv2 scans ("Early Filter and Projection Push-Down", which
+ * does not reach into subqueries; a pre-CBO rule runs before it too). So the subquery it adds is
+ * optimized here, by the session's optimizer, as Spark's {@code OptimizeSubqueries} does: that
+ * builds the scan of a source that reads a Floe or Iceberg table, prunes it to the key columns and
+ * takes Python calls out into their own operator.
  */
 public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
-  private static final String ENABLED = "spark.sql.optimizer.runtime.bloomFilter.enabled";
-  private static final String MAX_SOURCE_BYTES = "spark.sql.optimizer.runtime.bloomFilter.creationSideThreshold";
+  private final SparkSession spark;
+
+  public MergeTargetKeyFilter(SparkSession spark) {
+    this.spark = spark;
+  }
 
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
     SQLConf conf = SQLConf.get();
-    if (!Boolean.parseBoolean(conf.getConfString(ENABLED, "true"))) {
+    if (!conf.runtimeFilterBloomFilterEnabled()) {
       return plan;
     }
     return rewrite(plan, conf);
@@ -106,7 +117,7 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
     LogicalPlan target = join.left();
     LogicalPlan source = join.right();
     if (targetKeys.isEmpty() || !readsMergeTarget(target) || hasKeyFilter(target)
-        || !deterministic(source) || readsUnplannedV2Table(source) || !sizeAllows(source, conf)) {
+        || !deterministic(source) || !sizeAllows(source, conf)) {
       return join;
     }
     for (int i = 0; i < targetKeys.size(); i++) {
@@ -137,6 +148,8 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
         keysOnly, Option.empty());
     ScalarSubquery subquery = new ScalarSubquery(aggregate, emptySeq(), NamedExpression$.MODULE$.newExprId(), emptySeq(),
         Option.empty(), Option.empty(), Option.empty());
+    Subquery optimized = (Subquery) spark.sessionState().optimizer().execute(Subquery$.MODULE$.fromExpression(subquery));
+    subquery = subquery.withNewPlan(optimized.child());
     Expression mightContain = new BloomFilterMightContain(subquery,
         new XxHash64(CollectionConverters.asScala(targetKeys).toList()));
     return join.withNewChildren(CollectionConverters.asScala(List.of(new Filter(mightContain, target), source)).toList());
@@ -183,27 +196,12 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
   }
 
   /** Every expression of every node: a source whose rows (or keys) may differ between its two
-   * evaluations (a {@code rand()} filter, say) could let the filter drop a matching target row. */
-  /**
-   * Whether the source reads a DSv2 table (a Floe or Iceberg table) whose scan is not built yet. The
-   * rule runs before Spark's V2 scan push-down, which does not reach into the subquery this rule adds:
-   * such a relation would stay unplanned there ("No plan for RelationV2"), so the source must not be one.
-   */
-  private static boolean readsUnplannedV2Table(LogicalPlan plan) {
-    if (plan instanceof DataSourceV2Relation) {
-      return true;
-    }
-    for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
-      if (readsUnplannedV2Table(child)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
+   * evaluations (a {@code rand()} filter, a UDF marked nondeterministic) could let the filter drop a
+   * matching target row. A deterministic UDF (Python too) may be called again, as Spark's contract
+   * for UDFs allows. */
   private static boolean deterministic(LogicalPlan plan) {
     for (Expression e : CollectionConverters.asJava(plan.expressions())) {
-      if (!e.deterministic() || callsPython(e)) {
+      if (!e.deterministic()) {
         return false;
       }
     }
@@ -215,25 +213,8 @@ public final class MergeTargetKeyFilter extends Rule<LogicalPlan> {
     return true;
   }
 
-  /**
-   * Whether the expression calls a Python function. Spark takes Python calls out of a plan before it
-   * runs, but not out of the subquery this rule adds, and a Python function may have effects that a
-   * second evaluation of the source would repeat: such a source gets no filter.
-   */
-  private static boolean callsPython(Expression e) {
-    if (e instanceof PythonFuncExpression) {
-      return true;
-    }
-    for (Expression child : CollectionConverters.asJava(e.children())) {
-      if (callsPython(child)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private static boolean sizeAllows(LogicalPlan source, SQLConf conf) {
-    long limit = JavaUtils.byteStringAsBytes(conf.getConfString(MAX_SOURCE_BYTES, "10MB"));
+    long limit = conf.runtimeFilterCreationSideThreshold();
     BigInteger size = source.stats().sizeInBytes().bigInteger();
     return size.compareTo(BigInteger.valueOf(limit)) <= 0;
   }

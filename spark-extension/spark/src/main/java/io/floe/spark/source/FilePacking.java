@@ -39,12 +39,12 @@ final class FilePacking {
     }
     SparkSession spark = SparkSession.active();
     long maxSize = sizeSetting(table, options, "split-size", TableProperties.SPLIT_SIZE,
-        spark.conf().get("spark.sql.files.maxPartitionBytes", "134217728"));
+        "spark.sql.files.maxPartitionBytes", spark.conf().get("spark.sql.files.maxPartitionBytes", "134217728"));
     long openCost = sizeSetting(table, options, "file-open-cost", TableProperties.SPLIT_OPEN_FILE_COST,
-        spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
+        "spark.sql.files.openCostInBytes", spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
     long total = 0;
-    for (FileScanTask t : files) {
-      total += Math.max(t.file().fileSizeInBytes(), openCost);
+    for (FileScanTask t : files) { // saturating: a huge open cost must not wrap around
+      total = saturatedAdd(total, Math.max(t.file().fileSizeInBytes(), openCost));
     }
     int parallelism = Math.max(1, spark.sparkContext().defaultParallelism());
     long groupSize = Math.max(1, Math.min(maxSize, Math.max(openCost, total / parallelism)));
@@ -61,7 +61,7 @@ final class FilePacking {
     long groupWeight = 0;
     for (FloeInputPartition piece : pieces) {
       long weight = Math.max(piece.bytesRead(), openCost);
-      if (!group.isEmpty() && groupWeight + weight > groupSize) {
+      if (!group.isEmpty() && saturatedAdd(groupWeight, weight) > groupSize) {
         partitions.add(toPartition(group));
         group = new ArrayList<>();
         groupWeight = 0;
@@ -91,8 +91,14 @@ final class FilePacking {
     return group.size() == 1 ? group.get(0) : new FloeCombinedInputPartition(group);
   }
 
+  private static long saturatedAdd(long a, long b) {
+    long sum = a + b;
+    return sum < 0 ? Long.MAX_VALUE : sum; // both are non-negative
+  }
+
+  /** The read option, else the table property, else the Spark setting; a positive number of bytes. */
   private static long sizeSetting(TableView table, CaseInsensitiveStringMap options, String option, String property,
-      String sparkDefault) {
+      String sparkSetting, String sparkValue) {
     String value = options.get(option);
     String source = "read option " + option;
     if (value == null) {
@@ -100,18 +106,22 @@ final class FilePacking {
       source = "table property " + property;
     }
     if (value == null) {
-      value = sparkDefault;
-      source = "Spark setting";
+      value = sparkValue;
+      source = "Spark setting " + sparkSetting;
     }
+    long parsed;
     try {
-      long parsed = JavaUtils.byteStringAsBytes(value.trim()); // "134217728", "128m", ...
-      if (parsed <= 0) {
-        throw new NumberFormatException("not positive");
-      }
-      return parsed;
+      parsed = JavaUtils.byteStringAsBytes(value.trim()); // "134217728", "128m", ...
     } catch (RuntimeException e) {
-      throw SparkExceptions.thrown(OptionErrors.invalidOption(source, value, "Invalid " + source + " of table "
-          + table.name() + ": '" + value + "' (expected a positive number of bytes)"));
+      parsed = -1;
     }
+    if (parsed > 0) {
+      return parsed;
+    }
+    String message = "Invalid " + source + " of table " + table.name() + ": '" + value
+        + "' (expected a positive number of bytes, such as 134217728 or 128m)";
+    throw SparkExceptions.thrown(source.startsWith("table property ")
+        ? OptionErrors.invalidProperty(table.name(), property, message)
+        : OptionErrors.invalidOption(source.startsWith("read option ") ? option : sparkSetting, value, message));
   }
 }
