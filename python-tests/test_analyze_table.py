@@ -375,6 +375,26 @@ def test_incremental_local_sketch_is_bounded_by_file_bytes_too(
             spark.conf.unset(key)
 
 
+def test_incremental_local_sketch_of_a_missing_file_is_an_error_naming_it(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    """An appended data file deleted outside Floe: the driver's read fails naming the table and
+    the file (as a job's would), and registers no statistics for the snapshot."""
+    table = f"floe.{namespace}.t"
+    call = f"CALL floe.system.compute_table_stats(table => '{namespace}.t')"
+    _create(spark, table, rows=1_000)
+    spark.sql(call).collect()
+    _append(spark, table, 1_000, 1_010)
+    metadata = _metadata(warehouse, namespace)
+    paths = [r[0] for r in spark.sql(f"SELECT DISTINCT _file FROM {table} WHERE id >= 1000").collect()]
+    local_path(paths[0]).unlink()
+    with pytest.raises(Exception, match=re.escape(f"Cannot read table {table}")) as raised:
+        spark.sql(call).collect()
+    assert local_path(paths[0]).name in str(raised.value)
+    after = _metadata(warehouse, namespace)
+    assert after.get("statistics") == metadata.get("statistics")
+
+
 def test_unknown_and_nested_columns_are_errors_naming_them(
     spark: SparkSession, analyzed: tuple[str, str]
 ) -> None:
