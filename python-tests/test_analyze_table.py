@@ -386,7 +386,8 @@ def test_incremental_local_sketch_of_a_missing_file_is_an_error_naming_it(
     spark.sql(call).collect()
     _append(spark, table, 1_000, 1_010)
     metadata = _metadata(warehouse, namespace)
-    paths = [r[0] for r in spark.sql(f"SELECT DISTINCT _file FROM {table} WHERE id >= 1000").collect()]
+    added = spark.sql(f"SELECT DISTINCT _file FROM {table} WHERE id >= 1000").collect()
+    paths = [r[0] for r in added]
     local_path(paths[0]).unlink()
     with pytest.raises(Exception, match=re.escape(f"Cannot read table {table}")) as raised:
         spark.sql(call).collect()
