@@ -15,6 +15,7 @@ Spark's own.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -334,6 +335,65 @@ def test_incremental_after_a_small_append_runs_no_job_and_matches_a_full_run(
             spark.sql(call).collect()
     finally:
         spark.conf.unset("spark.floe.statistics.local-max-rows")
+
+
+def test_incremental_local_sketch_is_bounded_by_file_bytes_too(
+    spark: SparkSession, namespace: str
+) -> None:
+    """Rows of long values: few rows but many bytes go to a Spark job, not the driver, beyond
+    ``spark.floe.statistics.local-max-bytes``; the limits take any count >= 0 (the largest long
+    too) and reject others, naming the setting."""
+    table = f"floe.{namespace}.t"
+    call = f"CALL floe.system.compute_table_stats(table => '{namespace}.t')"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe")
+    wide = "SELECT id, concat_ws('', transform(sequence(1, 40), i -> sha2(CAST(id * i AS STRING), "
+    wide += "256))) FROM range({}, {}, 1, 1)"
+    spark.sql(f"INSERT INTO {table} {wide.format(0, 100)}")
+    spark.sql(call).collect()
+    cases = [
+        ("spark.floe.statistics.local-max-bytes", "10000", True),  # 100 rows, ~256 KiB of text
+        ("spark.floe.statistics.local-max-rows", "0", True),
+        ("spark.floe.statistics.local-max-rows", str(2**63 - 1), False),
+    ]
+    for k, (key, value, job) in enumerate(cases):
+        spark.sql(f"INSERT INTO {table} {wide.format(100 * (k + 1), 100 * (k + 2))}")
+        spark.conf.set(key, value)
+        try:
+            assert (_call_jobs(spark, call, f"{namespace}-{k}") != []) == job, (key, value)
+        finally:
+            spark.conf.unset(key)
+    spark.sql(f"INSERT INTO {table} {wide.format(1000, 1010)}")
+    for key, value in [
+        ("spark.floe.statistics.local-max-bytes", "-1"),
+        ("spark.floe.statistics.local-max-rows", str(2**63)),
+    ]:
+        spark.conf.set(key, value)
+        try:
+            with pytest.raises(AnalysisException, match=re.escape(f"{key}={value}")):
+                spark.sql(call).collect()
+        finally:
+            spark.conf.unset(key)
+
+
+def test_incremental_local_sketch_of_a_missing_file_is_an_error_naming_it(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    """An appended data file deleted outside Floe: the driver's read fails naming the table and
+    the file (as a job's would), and registers no statistics for the snapshot."""
+    table = f"floe.{namespace}.t"
+    call = f"CALL floe.system.compute_table_stats(table => '{namespace}.t')"
+    _create(spark, table, rows=1_000)
+    spark.sql(call).collect()
+    _append(spark, table, 1_000, 1_010)
+    metadata = _metadata(warehouse, namespace)
+    added = spark.sql(f"SELECT DISTINCT _file FROM {table} WHERE id >= 1000").collect()
+    paths = [r[0] for r in added]
+    local_path(paths[0]).unlink()
+    with pytest.raises(Exception, match=re.escape(f"Cannot read table {table}")) as raised:
+        spark.sql(call).collect()
+    assert local_path(paths[0]).name in str(raised.value)
+    after = _metadata(warehouse, namespace)
+    assert after.get("statistics") == metadata.get("statistics")
 
 
 def test_unknown_and_nested_columns_are_errors_naming_them(

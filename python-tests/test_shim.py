@@ -452,6 +452,64 @@ def test_cli_thriftserver_puts_floe_on_the_driver_class_path(jar: Path) -> None:
     assert f"spark.driver.extraClassPath={jar}{os.pathsep}/y" in conf
 
 
+def test_cli_thriftserver_driver_class_path_in_every_form_spark_submit_reads(jar: Path) -> None:
+    """spark-submit takes --driver-class-path over spark.driver.extraClassPath, and the last of
+    several: the jar goes first in each, whatever the form; entries with spaces are kept whole,
+    and an empty value gets no empty entry (which Java reads as the working directory)."""
+
+    def server(*passthrough: str) -> list[str]:
+        return cli.thriftserver_command("/w", "floe", 1, "localhost", list(passthrough))
+
+    spaced = f"/my jars/a é.jar{os.pathsep}/b.jar"
+    both = server("--conf", "spark.driver.extraClassPath=/c", "--driver-class-path", spaced)
+    assert both.count("--driver-class-path") == 1
+    assert both[both.index("--driver-class-path") + 1] == f"{jar}{os.pathsep}{spaced}"
+    assert f"spark.driver.extraClassPath={jar}{os.pathsep}/c" in both
+    twice = server("--driver-class-path", "/a", "--driver-class-path", "/b")
+    assert [twice[i + 1] for i, a in enumerate(twice) if a == "--driver-class-path"] == [
+        f"{jar}{os.pathsep}/a", f"{jar}{os.pathsep}/b"
+    ]  # fmt: skip
+    assert f"--driver-class-path={jar}{os.pathsep}/d" in server("--driver-class-path=/d")
+    assert f"--conf=spark.driver.extraClassPath={jar}{os.pathsep}/e" in server(
+        "--conf=spark.driver.extraClassPath=/e"
+    )
+    short = server("-c", "spark.driver.extraClassPath=/f")
+    assert f"spark.driver.extraClassPath={jar}{os.pathsep}/f" in short
+    assert "--driver-class-path" not in short
+    empty = server("--driver-class-path", "")
+    assert empty[empty.index("--driver-class-path") + 1] == str(jar)
+
+
+def test_cli_sql_leaves_a_users_log4j_configuration_alone(
+    jar: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log4j2 configuration of the user's own (log4j2.properties in SPARK_CONF_DIR, the
+    environment, either property name, in any form of the driver's options) wins over Floe's."""
+    monkeypatch.delenv("SPARK_CONF_DIR", raising=False)
+    for name in ("LOG4J_CONFIGURATION_FILE", "LOG4J2_CONFIGURATION_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    option = f"-Dlog4j2.configurationFile={cli.SQL_LOGGING.as_uri()}"
+
+    def sql(*passthrough: str) -> list[str]:
+        return cli.spark_sql_command("/w", "floe", list(passthrough))
+
+    assert option in sql("-e", "SELECT 1")
+    legacy = ["--driver-java-options=-Dlog4j.configurationFile=/mine.xml", "-e", "x"]
+    assert sql(*legacy)[-3:] == legacy
+    conf = ["-c", "spark.driver.extraJavaOptions=-Dlog4j2.configurationFile=/mine.xml"]
+    assert sql(*conf)[-2:] == conf and option not in sql(*conf)
+    assert f"--driver-java-options={option} -Xss4m" in sql("--driver-java-options=-Xss4m")
+    monkeypatch.setenv("LOG4J_CONFIGURATION_FILE", "/mine.properties")
+    assert option not in sql("-e", "SELECT 1")
+    monkeypatch.delenv("LOG4J_CONFIGURATION_FILE")
+    conf_dir = tmp_path / "spark conf é"
+    conf_dir.mkdir()
+    monkeypatch.setenv("SPARK_CONF_DIR", str(conf_dir))
+    assert option in sql("-e", "SELECT 1")
+    (conf_dir / "log4j2.properties").write_text("rootLogger.level = info\n")
+    assert option not in sql("-e", "SELECT 1")
+
+
 def test_cli_passes_unknown_arguments_through() -> None:
     args, rest = cli._parser().parse_known_args(
         ["sql", "--warehouse", "w", "-e", "SELECT 1", "--conf", "spark.x=y"]

@@ -184,26 +184,72 @@ def spark_sql_command(warehouse: str, catalog: str, passthrough: Sequence[str]) 
 
 #: The log4j2 configuration of `floe sql`: Spark's shell level, and Floe's progress at INFO.
 SQL_LOGGING = Path(__file__).with_name("log4j2-sql.properties")
-_DRIVER_OPTIONS_CONF = "spark.driver.extraJavaOptions="
+_DRIVER_OPTIONS_CONF = "spark.driver.extraJavaOptions"
+#: The names under which log4j2 reads a configuration file of the user's (system property, or
+#: environment variable).
+_LOG4J_CONFIGURATION = ("log4j2.configurationFile", "log4j.configurationFile")
+_LOG4J_CONFIGURATION_ENV = ("LOG4J_CONFIGURATION_FILE", "LOG4J2_CONFIGURATION_FILE")
+#: The files log4j2 finds on the class path, where Spark's launcher puts SPARK_CONF_DIR.
+_LOG4J_FILES = ("log4j2-test.properties", "log4j2-test.xml", "log4j2.properties", "log4j2.xml",
+                "log4j2.yaml", "log4j2.yml", "log4j2.json", "log4j2.jsn")  # fmt: skip
+
+
+def _user_log4j_configuration(passthrough: Sequence[str]) -> bool:
+    """Whether the user configured log4j2 themselves: a configuration file named in the driver's
+    Java options or the environment, or a log4j2 file in Spark's configuration directory."""
+    if any(any(name in arg for name in _LOG4J_CONFIGURATION) for arg in passthrough):
+        return True
+    if any(os.environ.get(name) for name in _LOG4J_CONFIGURATION_ENV):
+        return True
+    conf_dir = os.environ.get("SPARK_CONF_DIR") or str(spark_home() / "conf")
+    return any((Path(conf_dir) / name).is_file() for name in _LOG4J_FILES)
 
 
 def _with_progress_logging(passthrough: Sequence[str]) -> list[str]:
     """``passthrough`` with ``-Dlog4j2.configurationFile`` naming SQL_LOGGING added to the driver's
-    Java options (the user's own options kept; a log4j2 configuration of theirs wins)."""
+    Java options (the user's own options kept), unless the user configured log4j2 themselves."""
+    if _user_log4j_configuration(passthrough):
+        return list(passthrough)
     option = f"-Dlog4j2.configurationFile={SQL_LOGGING.as_uri()}"
+    return _prepend_driver_setting(
+        passthrough, "--driver-java-options", _DRIVER_OPTIONS_CONF, option, " "
+    )
+
+
+def _prepend_driver_setting(
+    passthrough: Sequence[str], flag: str, conf: str, value: str, separator: str
+) -> list[str]:
+    """``passthrough`` with ``value`` put first in every place spark-submit reads the driver
+    setting from (``flag V``, ``flag=V``, ``--conf conf=V``, ``--conf=conf=V``, ``-c conf=V``):
+    the flag wins over the conf, and the last flag over the first, so each gets it. Without any,
+    ``flag value`` is added first."""
     args = list(passthrough)
-    merged = False
-    for i in range(len(args) - 1):
-        given = args[i + 1]
-        if args[i] == "--driver-java-options":
-            args[i + 1] = given if "log4j2.configurationFile" in given else f"{option} {given}"
-            merged = True
-        elif args[i] == "--conf" and given.startswith(_DRIVER_OPTIONS_CONF):
-            value = given[len(_DRIVER_OPTIONS_CONF) :]
-            if "log4j2.configurationFile" not in value:
-                args[i + 1] = f"{_DRIVER_OPTIONS_CONF}{option} {value}"
-            merged = True
-    return args if merged else ["--driver-java-options", option, *args]
+    found = False
+
+    def merged(given: str) -> str:
+        return f"{value}{separator}{given}" if given else value
+
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == flag and i + 1 < len(args):
+            args[i + 1] = merged(args[i + 1])
+            found, i = True, i + 2
+            continue
+        if arg.startswith(f"{flag}="):
+            args[i] = f"{flag}={merged(arg[len(flag) + 1 :])}"
+            found = True
+        elif arg in ("--conf", "-c") and i + 1 < len(args):
+            if args[i + 1].startswith(f"{conf}="):
+                args[i + 1] = f"{conf}={merged(args[i + 1][len(conf) + 1 :])}"
+                found = True
+            i += 2
+            continue
+        elif arg.startswith(f"--conf={conf}="):
+            args[i] = f"--conf={conf}={merged(arg[len(conf) + 8 :])}"
+            found = True
+        i += 1
+    return args if found else [flag, value, *args]
 
 
 #: hive.server2.authentication values that check no password.
@@ -274,7 +320,7 @@ def thriftserver_command(
     ]
 
 
-_DRIVER_CLASS_PATH_CONF = "spark.driver.extraClassPath="
+_DRIVER_CLASS_PATH_CONF = "spark.driver.extraClassPath"
 
 
 def _with_floe_on_driver_class_path(passthrough: Sequence[str]) -> list[str]:
@@ -287,17 +333,9 @@ def _with_floe_on_driver_class_path(passthrough: Sequence[str]) -> list[str]:
     sessions (docs/jdbc.md, 'Class loading')."""
     from floe.spark import jar_path
 
-    jar = jar_path()
-    args = list(passthrough)
-    for i in range(len(args) - 1):
-        if args[i] == "--driver-class-path":
-            args[i + 1] = f"{jar}{os.pathsep}{args[i + 1]}"
-            return args
-        if args[i] == "--conf" and args[i + 1].startswith(_DRIVER_CLASS_PATH_CONF):
-            given = args[i + 1][len(_DRIVER_CLASS_PATH_CONF) :]
-            args[i + 1] = f"{_DRIVER_CLASS_PATH_CONF}{jar}{os.pathsep}{given}"
-            return args
-    return ["--driver-class-path", jar, *args]
+    return _prepend_driver_setting(
+        passthrough, "--driver-class-path", _DRIVER_CLASS_PATH_CONF, str(jar_path()), os.pathsep
+    )
 
 
 def _hiveconf(passthrough: Sequence[str], key: str) -> str | None:

@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import re
+import urllib.parse
 import zlib
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,18 @@ from floe.errors import FloeError, NoSuchTableError
 from floe.inspect._paths import local_path
 
 _VERSIONED = re.compile(r"^v(\d+)(?:\.gz)?\.metadata\.json(?:\.gz)?$")
+
+
+def _percent_hint(table_location: str, path: Path) -> str:
+    """A hint when ``table_location`` is a percent-encoded file: URI of a table: locations are read
+    as table metadata writes them (as Hadoop paths, ``%20`` is not a space)."""
+    decoded = Path(urllib.parse.unquote(str(path)))
+    if "%" not in str(path) or not (decoded / "metadata").is_dir():
+        return ""
+    return (
+        f" (file: locations are not percent-decoded, as in table metadata; the table at "
+        f"{decoded} is given as that path or as file://{decoded})"
+    )
 
 
 def metadata_file(table_location: str) -> Path:
@@ -28,7 +41,10 @@ def metadata_file(table_location: str) -> Path:
         return path
     metadata_dir = path / "metadata"
     if not metadata_dir.is_dir():
-        raise NoSuchTableError(f"Cannot find table metadata: {metadata_dir} is not a directory")
+        raise NoSuchTableError(
+            f"Cannot find table metadata: {metadata_dir} is not a directory"
+            + _percent_hint(table_location, path)
+        )
     hinted = _hint_version(metadata_dir)
     version = hinted
     if version is None or _versioned_file(metadata_dir, version) is None:

@@ -38,36 +38,60 @@ final class LocalSketch {
    */
   static final String MAX_ROWS_CONF = "spark.floe.statistics.local-max-rows";
   static final long DEFAULT_MAX_ROWS = 2_000_000L;
+  /**
+   * Spark setting: bytes of appended data files (their size on storage) up to which the driver
+   * sketches them itself (default {@value #DEFAULT_MAX_BYTES}, 128 MiB): the row limit alone would
+   * let rows of very wide or long values keep the driver reading gigabytes. 0 always runs a job.
+   */
+  static final String MAX_BYTES_CONF = "spark.floe.statistics.local-max-bytes";
+  static final long DEFAULT_MAX_BYTES = 128L << 20;
 
   private LocalSketch() {}
 
   /** The row limit a value of {@value #MAX_ROWS_CONF} sets (null: the default). */
   static long maxRows(String value) {
+    return limit(MAX_ROWS_CONF, value, DEFAULT_MAX_ROWS, "rows");
+  }
+
+  /** The byte limit a value of {@value #MAX_BYTES_CONF} sets (null: the default). */
+  static long maxBytes(String value) {
+    return limit(MAX_BYTES_CONF, value, DEFAULT_MAX_BYTES, "bytes");
+  }
+
+  private static long limit(String key, String value, long defaultValue, String unit) {
     if (value == null) {
-      return DEFAULT_MAX_ROWS;
+      return defaultValue;
     }
     try {
-      long rows = Long.parseLong(value.trim());
-      if (rows >= 0) {
-        return rows;
+      long limit = Long.parseLong(value.trim());
+      if (limit >= 0) {
+        return limit;
       }
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException("Invalid Spark setting " + MAX_ROWS_CONF + "=" + value
-        + ": expected a number of rows >= 0 (0 sketches appended files with a Spark job)");
+    throw new IllegalArgumentException("Invalid Spark setting " + key + "=" + value
+        + ": expected a number of " + unit + " >= 0 (0 sketches appended files with a Spark job)");
   }
 
-  /** Whether {@code tasks} are at most {@code maxRows} rows, free of deletes, to sketch in the driver. */
-  static boolean fits(List<FileScanTask> tasks, long maxRows) {
+  /**
+   * Whether {@code tasks} are at most {@code maxRows} rows in at most {@code maxBytes} bytes of
+   * files, free of deletes, to sketch in the driver.
+   */
+  static boolean fits(List<FileScanTask> tasks, long maxRows, long maxBytes) {
     long rows = 0;
+    long bytes = 0;
     for (FileScanTask task : tasks) {
       if (!task.deletes().isEmpty()) {
         return false;
       }
       rows += task.file().recordCount();
+      bytes += task.file().fileSizeInBytes();
+      if (rows > maxRows || bytes > maxBytes) {
+        return false;
+      }
     }
-    return rows <= maxRows;
+    return true;
   }
 
   /**
