@@ -76,7 +76,7 @@ class Workload:
     title: str
     family: str
     engines: tuple[str, ...]
-    prepare: Callable[[SparkSession, Path, bool], None]
+    prepare: Callable[[SparkSession, Path, bool], object]
     run: Callable[[Context], list[Case]]
     goals: dict[str, dict[str, float]] = field(default_factory=dict)
 
@@ -217,6 +217,22 @@ class Context:
             if i >= self.warmups:
                 measured.append(seconds)
         return measured
+
+    def query_case(
+        self,
+        name: str,
+        sql: str,
+        digest: Callable[[list[Any]], str] | None = None,
+        **extra: Any,
+    ) -> Case:
+        """A :class:`Case` timing ``sql`` (run to the last row) with :meth:`time`; its answer is
+        ``digest`` (default :func:`answer_digest`) of the rows of one untimed run before."""
+        answer = (digest or answer_digest)(self.spark.sql(sql).collect())
+
+        def query() -> None:
+            self.spark.sql(sql).collect()
+
+        return self.case(name, self.time(query), answer=answer, **extra)
 
     def case(self, name: str, seconds: Sequence[float], **extra: Any) -> Case:
         """A :class:`Case` of this engine. ``extra`` keys ``bytes_written``, ``files_written``,

@@ -28,7 +28,7 @@ from suite_api import NAMESPACE, Case, Context, Workload, quote_path, ratio
 from workloads import datasets
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
+    pass
 
 APPEND_FRACTION = 0.01
 TOLERANCE = 0.0313
@@ -36,10 +36,6 @@ INCREMENTAL_GOAL = 0.1
 ENGINES = ("parquet", "iceberg-default", "iceberg-best", "floe")
 COLUMNS = datasets.D1_COLUMNS
 SPARK_TABLE = "spark_catalog.default.w09_d1"
-
-
-def prepare(spark: SparkSession, inputs: Path, quick: bool) -> None:
-    datasets.d1(spark, inputs, quick)
 
 
 def _table(ctx: Context, src: Path) -> str:
@@ -136,7 +132,7 @@ WORKLOAD = Workload(
     title="NDV statistics, full and after a 1% append",
     family="statistics",
     engines=ENGINES,
-    prepare=prepare,
+    prepare=datasets.d1,
     run=run,
     goals={"a full": {"iceberg": 0.5, "parquet": 1.0}},
 )
