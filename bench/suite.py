@@ -25,6 +25,7 @@ import datetime as dt
 import importlib.util
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -64,6 +65,9 @@ def parse_engines(parser: argparse.ArgumentParser, text: str) -> list[str]:
         if names is None:
             parser.error(f"unknown engine {item!r}; choose from {', '.join([*FAMILIES, *ENGINES])}")
         chosen += [n for n in names if n not in chosen]
+    if not chosen:
+        parser.error(f"--engines {text!r} names no engine; choose from "
+                     f"{', '.join([*FAMILIES, *ENGINES])}")  # fmt: skip
     return [e for e in ENGINES if e in chosen]
 
 
@@ -75,9 +79,19 @@ def parse_workloads(
     known = {w.id.upper(): w for w in registry}
     wanted = [s.strip().upper() for s in text.split(",") if s.strip()]
     unknown = [w for w in wanted if w not in known]
-    if unknown:
-        parser.error(f"unknown workloads {unknown}; choose from {', '.join(known)}")
+    if unknown or not wanted:
+        what = f"unknown workloads {unknown}" if unknown else f"--workloads {text!r} names none"
+        parser.error(f"{what}; choose from {', '.join(known)}")
     return [w for w in registry if w.id.upper() in wanted]
+
+
+def check_applicable(
+    parser: argparse.ArgumentParser, workloads: list[Workload], engines: list[str]
+) -> None:
+    """Stops with a usage error when no chosen workload runs on any chosen engine."""
+    if not any(e in w.engines for w in workloads for e in engines):
+        runs_on = "; ".join(f"{w.id}: {', '.join(w.engines)}" for w in workloads)
+        parser.error(f"none of the workloads runs on {', '.join(engines)} ({runs_on})")
 
 
 def plan_jobs(
@@ -362,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     engines = parse_engines(parser, args.engines)
     workloads = parse_workloads(parser, args.workloads, REGISTRY)
+    check_applicable(parser, workloads, engines)
     base = args.dir.resolve()
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     recordings = base / "profiles" / stamp if args.profile else None
@@ -370,12 +385,12 @@ def main(argv: list[str] | None = None) -> int:
         shared_jvm=args.quick and not args.jvm_per_workload, profile_dir=recordings,
     )  # fmt: skip
     from suite_engines import versions
-    from suite_report import machine, write_outputs
+    from suite_report import answer_problems, machine, write_outputs
 
     raw["versions"] = versions()
     raw["machine"] = machine()
     raw["finished"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    raw["command"] = "python bench/suite.py " + " ".join(argv)
+    raw["command"] = shlex.join(["python", "bench/suite.py", *argv])
     if recordings is not None:
         svgs = flame_graphs(recordings, args.results / "profiles" / stamp)
         raw["profiles"] = [str(p) for p in svgs] or str(recordings)
@@ -386,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in [raw_path, *written]:
         print(f"wrote {path}")
     failed = [f"{w} {e}" for w, by in raw["runs"].items() for e, r in by.items() if "error" in r]
+    failed += answer_problems(raw)
     if failed or raw["errors"]:
         print(f"FAILED: {', '.join(failed + list(raw['errors']))}", file=sys.stderr)
         return 1

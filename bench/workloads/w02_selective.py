@@ -5,7 +5,7 @@ files imported into every engine, then
 (b) ``count(*)``, ``min(ss_sold_date)``, ``max(ss_sold_date)`` of the whole table, which Floe and
     Iceberg answer from manifest metrics (aggregate push-down) and plain Parquet by a scan;
 (c) the query of (b) after 5 small appends (about 0.1% of D1 each, the same rows in every
-    engine), which must stay within 10% of (b) (``extra["c_over_b"]``).
+    engine), which must stay within 10% of (b) (``extra["c_over_b"]``; Floe's goal line).
 
 Goals: (a) Floe/Iceberg <= 0.8, Floe/Parquet <= 0.5; (b) and (c) Floe/Parquet <= 0.05,
 Floe/Iceberg <= 0.5.
@@ -27,6 +27,8 @@ SELECTIVE = (
 )
 METADATA = "SELECT count(*), min(ss_sold_date), max(ss_sold_date) FROM {table}"
 APPENDS = 5
+#: Floe's (c) may take at most this much of its (b).
+C_OVER_B = 1.10
 
 
 def _append(ctx: Context, table: str, src: Path, i: int) -> None:
@@ -54,6 +56,8 @@ def run(ctx: Context) -> list[Case]:
         _append(ctx, table, src, i)
     c = ctx.query_case("c count/min/max after 5 appends", METADATA.format(table=table), rows=rows)
     c.extra["c_over_b"] = round(c.median / b.median, 3) if b.median else None
+    if ctx.engine == "floe" and b.median:
+        c.extra["own_goal"] = {"metric": "c / b", "value": c.median / b.median, "goal": C_OVER_B}
     return [a, b, c]
 
 
