@@ -67,9 +67,9 @@ def driver_java_options(jfr_file: Path | None = None, stack_depth: int = STACK_D
     options = [f"-XX:FlightRecorderOptions=stackdepth={stack_depth}"]
     if jfr_file is not None:
         jfr_file.parent.mkdir(parents=True, exist_ok=True)
-        options.append(
-            f"-XX:StartFlightRecording=filename={jfr_file},settings={SETTINGS},dumponexit=true"
-        )
+        # Quoted: Spark splits extraJavaOptions at spaces outside quotes (a --dir with a space).
+        start = f"-XX:StartFlightRecording=filename={jfr_file},settings={SETTINGS},dumponexit=true"
+        options.append('"' + start.replace("\\", "\\\\").replace('"', '\\"') + '"')
     return " ".join(options)
 
 

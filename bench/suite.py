@@ -12,10 +12,12 @@ workloads in ONE JVM (JVM start would otherwise eat the 5-minute budget); the re
 Inputs are generated once (``prepare``, in a plain Spark JVM) under ``--dir``/inputs and reused
 while their parameters hold; every engine reads the same files (hard links).
 
-Output: bench/results/suite-<UTC>.md and latest.md (median ratios Floe/Parquet, Floe/Iceberg,
-Floe/Delta with min and max, goals met or MISSED, answers checked equal, bytes and files written,
-versions, machine), PNG charts in bench/results/charts/ (matplotlib), and the raw numbers in
-bench/out/suite-<UTC>.json. ``--profile`` records JFR for Floe's JVMs (bench/results/profiles/).
+Output, in ``--results`` (default bench/results): suite-<UTC>.md and latest.md (median ratios
+Floe/Parquet, Floe/Iceberg, Floe/Delta with min and max, goals met or MISSED, answers checked
+equal, bytes and files written, versions, machine) and PNG charts in charts/ (matplotlib); the raw
+numbers in bench/out/suite-<UTC>.json. ``--profile`` records JFR for Floe's JVMs (under
+``--dir``/profiles/<UTC>/) and draws their flame graphs (``--results``/profiles/<UTC>/). Exit
+status 1 when a workload failed on an engine or the engines' answers to a case differ.
 """
 
 from __future__ import annotations
@@ -311,29 +313,21 @@ def run_suite(
 
 
 def profile_options(jfr: Path) -> str:
-    """JVM options recording ``jfr`` for the whole JVM (bench/jfr_profile.py's when present)."""
-    jfr.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        jfr_profile = importlib.import_module("jfr_profile")
-    except ImportError:
-        return f"-XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true"
-    return str(jfr_profile.driver_java_options(jfr))
+    """JVM options recording ``jfr`` for the whole JVM (bench/jfr_profile.py)."""
+    from jfr_profile import driver_java_options
+
+    return driver_java_options(jfr)
 
 
 def flame_graphs(recordings: Path, into: Path) -> list[Path]:
-    """An SVG flame graph per ``.jfr`` in ``recordings`` (with bench/jfr_profile.py; without it
-    the recordings stay as they are and this says so)."""
-    try:
-        jfr_profile = importlib.import_module("jfr_profile")
-    except ImportError:
-        progress(f"no bench/jfr_profile.py: JFR recordings left in {recordings}")
-        return []
+    """An SVG flame graph per ``.jfr`` in ``recordings`` (bench/jfr_profile.py)."""
+    from jfr_profile import flame_svg, load
+
     into.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for jfr in sorted(recordings.glob("*.jfr")):
         svg = into / f"{jfr.stem}.svg"
-        stacks = jfr_profile.load(jfr)
-        svg.write_text(str(jfr_profile.flame_svg(stacks, f"{jfr.stem} (CPU samples)")), "utf-8")
+        svg.write_text(flame_svg(load(jfr), f"{jfr.stem} (CPU samples)"), "utf-8")
         written.append(svg)
     return written
 

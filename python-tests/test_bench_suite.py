@@ -5,6 +5,7 @@ and the pure parts (engine families, ABC/CBA interleaving, ratios, answer checks
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -62,6 +63,9 @@ def test_ratios_goals_and_answers() -> None:
     assert suite_report.ratio_range(by_engine, "parquet") == (0.75, 0.5, 1.5)
     assert suite_report.ratio_range(by_engine, "iceberg") == (0.5, 1 / 3, 1.0)
     assert suite_report.ratio_range(by_engine, "delta") is None
+    assert suite_report.ratio_range(by_engine, "peers") == (0.75, 0.5, 1.5)  # parquet, fastest
+    del by_engine["parquet"]
+    assert suite_report.ratio_range(by_engine, "peers") == (0.5, 1 / 3, 1.0)  # then iceberg-best
     differ = suite_report.answers_differ(by_engine)
     assert differ is not None and "iceberg-best" in differ
 
@@ -191,6 +195,15 @@ def test_flame_graph_escapes_odd_frame_and_thread_names(tmp_path: Path) -> None:
     collapsed = tmp_path / "s.collapsed"
     jfr_profile.write_collapsed(stacks, collapsed)
     assert jfr_profile.read_collapsed(collapsed) == stacks
+
+
+def test_profile_options_keep_a_path_with_spaces_and_quotes(tmp_path: Path) -> None:
+    jfr = tmp_path / "my dir" / 'a"b' / "W1-floe.jfr"
+    # Spark splits spark.driver.extraJavaOptions as a POSIX shell would (quotes, backslashes)
+    options = shlex.split(suite.profile_options(jfr))
+    start = f"-XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true"
+    assert options[-1] == start
+    assert jfr.parent.is_dir()
 
 
 def test_w10_needles_are_ids_of_d2(spark: SparkSession) -> None:
