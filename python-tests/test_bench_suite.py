@@ -5,6 +5,7 @@ and the pure parts (engine families, ABC/CBA interleaving, ratios, answer checks
 from __future__ import annotations
 
 import argparse
+import decimal
 import shlex
 import sys
 import xml.etree.ElementTree as ET
@@ -21,6 +22,7 @@ import suite  # noqa: E402
 import suite_report  # noqa: E402
 from suite_api import Case, Workload, answer_digest, goal_met  # noqa: E402
 from workloads import REGISTRY, datasets  # noqa: E402
+from workloads.tpch_answers import digest, normalize  # noqa: E402
 from workloads.w10_index import queries  # noqa: E402
 
 if TYPE_CHECKING:
@@ -195,6 +197,15 @@ def test_flame_graph_escapes_odd_frame_and_thread_names(tmp_path: Path) -> None:
     collapsed = tmp_path / "s.collapsed"
     jfr_profile.write_collapsed(stacks, collapsed)
     assert jfr_profile.read_collapsed(collapsed) == stacks
+
+
+def test_tpch_digest_rounds_and_takes_any_decimal() -> None:
+    assert normalize(1.23456789) == normalize(decimal.Decimal("1.2346")) == "1.2346"
+    assert normalize(decimal.Decimal("1.20")) == normalize(1.2) and normalize(-0.00001) == "0"
+    big = decimal.Decimal("12345678901234567890123456.78")  # a DECIMAL(38, 2) sum, say
+    assert normalize(big) == "12345678901234567890123456.78" and normalize(1e300).startswith("1E+")
+    assert normalize(float("nan")) == "NaN" and normalize(float("-inf")) == "-Infinity"
+    assert digest([(1, 2.00001), (0, None)]) == digest([(0, None), (1, decimal.Decimal("2"))])
 
 
 def test_profile_options_keep_a_path_with_spaces_and_quotes(tmp_path: Path) -> None:
