@@ -96,6 +96,29 @@ def check_applicable(
         parser.error(f"none of the workloads runs on {', '.join(engines)} ({runs_on})")
 
 
+#: Marks ``--dir``/inputs as the suite's: its datasets are deleted and regenerated when their
+#: parameters change, so the suite refuses an ``inputs`` folder it did not make.
+INPUTS_MARK = ".floe-bench-inputs"
+#: What the datasets of earlier runs (before INPUTS_MARK) left in their folders.
+_DATASET_MARKS = ("_DATASET.json", "_DONE", "built.json")
+
+
+def claim_inputs(inputs: Path) -> str | None:
+    """Marks ``inputs`` as the suite's (creating it); returns why not when it is a non-empty
+    folder that neither holds the mark nor datasets of an earlier run."""
+    mark = inputs / INPUTS_MARK
+    if inputs.is_dir() and not mark.is_file() and any(inputs.iterdir()):
+        folders = [d for d in inputs.iterdir() if d.is_dir()]
+        if not any((d / name).is_file() for d in folders for name in _DATASET_MARKS):
+            return (f"{inputs} holds files bench/suite.py did not write, and the suite deletes "
+                    "what it regenerates there: choose another --dir")  # fmt: skip
+    if inputs.exists() and not inputs.is_dir():
+        return f"{inputs} is not a folder: choose another --dir"
+    inputs.mkdir(parents=True, exist_ok=True)
+    mark.touch()
+    return None
+
+
 def plan_jobs(
     workloads: list[Workload], engines: list[str], shared_jvm: bool
 ) -> list[tuple[str, list[str]]]:
@@ -372,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     workloads = parse_workloads(parser, args.workloads, REGISTRY)
     check_applicable(parser, workloads, engines)
     base = args.dir.resolve()
+    refused = claim_inputs(base / "inputs")
+    if refused:
+        parser.error(refused)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     recordings = base / "profiles" / stamp if args.profile else None
     raw = run_suite(

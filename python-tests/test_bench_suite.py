@@ -199,6 +199,21 @@ def test_flame_graph_escapes_odd_frame_and_thread_names(tmp_path: Path) -> None:
     assert jfr_profile.read_collapsed(collapsed) == stacks
 
 
+def test_inputs_folder_not_made_by_the_suite_is_refused(tmp_path: Path) -> None:
+    mine = tmp_path / "mine" / "inputs"
+    (mine / "d1").mkdir(parents=True)
+    (mine / "d1" / "precious.txt").write_text("x")
+    refused = suite.claim_inputs(mine)
+    assert refused is not None and str(mine) in refused and "choose another --dir" in refused
+    assert (mine / "d1" / "precious.txt").is_file() and not (mine / suite.INPUTS_MARK).exists()
+    earlier = tmp_path / "earlier" / "inputs"  # datasets of a run before the mark existed
+    (earlier / "d1").mkdir(parents=True)
+    (earlier / "d1" / "_DATASET.json").write_text("{}")
+    fresh = tmp_path / "fresh dir" / "inputs"
+    assert suite.claim_inputs(earlier) is None and suite.claim_inputs(fresh) is None
+    assert (fresh / suite.INPUTS_MARK).is_file() and suite.claim_inputs(fresh) is None
+
+
 def test_tpch_digest_rounds_and_takes_any_decimal() -> None:
     assert normalize(1.23456789) == normalize(decimal.Decimal("1.2346")) == "1.2346"
     assert normalize(decimal.Decimal("1.20")) == normalize(1.2) and normalize(-0.00001) == "0"
