@@ -67,9 +67,9 @@ def driver_java_options(jfr_file: Path | None = None, stack_depth: int = STACK_D
     options = [f"-XX:FlightRecorderOptions=stackdepth={stack_depth}"]
     if jfr_file is not None:
         jfr_file.parent.mkdir(parents=True, exist_ok=True)
-        options.append(
-            f"-XX:StartFlightRecording=filename={jfr_file},settings={SETTINGS},dumponexit=true"
-        )
+        # Quoted: Spark splits extraJavaOptions at spaces outside quotes (a --dir with a space).
+        start = f"-XX:StartFlightRecording=filename={jfr_file},settings={SETTINGS},dumponexit=true"
+        options.append('"' + start.replace("\\", "\\\\").replace('"', '\\"') + '"')
     return " ".join(options)
 
 
@@ -174,8 +174,9 @@ def jfr_samples(jfr_file: Path) -> Iterator[Sample]:
 
 
 def thread_group(name: str) -> str:
-    """A thread name with its numbers replaced, so that e.g. all task threads group together."""
-    return _DIGITS.sub("N", name)
+    """A thread name with its numbers replaced, so that e.g. all task threads group together
+    (``;`` as ``:``, as in frame names: it separates the frames of collapsed stacks)."""
+    return _DIGITS.sub("N", name).replace(";", ":")
 
 
 def collapse(
@@ -256,6 +257,15 @@ def share(stacks: Stacks, focus: str) -> tuple[int, int]:
 
 # --- flame graph -----------------------------------------------------------------------------
 
+#: Characters XML 1.0 does not allow in a document (C0 controls but tab, LF and CR; U+FFFE/F).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` escaped for SVG text and attribute values; characters XML cannot hold (a
+    thread named with a control character) become U+FFFD."""
+    return html.escape(_NOT_XML.sub("\ufffd", text))
+
 
 @dataclass
 class Node:
@@ -320,14 +330,14 @@ def flame_svg(stacks: Stacks, title: str, width: int = 1200, row: int = 16) -> s
         f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="11">',
         f'<rect width="{width}" height="{height}" fill="#fdfdf6"/>',
         f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="15">'
-        f"{html.escape(title)}</text>",
+        f"{xml_text(title)}</text>",
         f'<text x="10" y="{height - 10}">{total} samples; hover a frame for its share</text>',
     ]
     chars_per_px = 1 / 6.6
     for depth, x, w, node in rects:
         y = height - 30 - (depth + 1) * row
         pct = 100 * node.count / total
-        label = html.escape(node.name)
+        label = xml_text(node.name)
         out.append(
             f"<g><title>{label} ({node.count} samples, {pct:.2f}%)</title>"
             f'<rect x="{x:.2f}" y="{y}" width="{w:.2f}" height="{row - 1}" '
@@ -336,7 +346,7 @@ def flame_svg(stacks: Stacks, title: str, width: int = 1200, row: int = 16) -> s
         fits = int((w - 6) * chars_per_px)
         if fits >= 3:
             shown = node.name if len(node.name) <= fits else node.name[: fits - 2] + ".."
-            out.append(f'<text x="{x + 3:.2f}" y="{y + row - 4}">{html.escape(shown)}</text>')
+            out.append(f'<text x="{x + 3:.2f}" y="{y + row - 4}">{xml_text(shown)}</text>')
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

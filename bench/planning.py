@@ -61,16 +61,8 @@ import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import planning_tables as tables
 from bench_session import DRIVER_MEMORY, engine_list, only_scan_node, spark_conf, write_report
-from planning_tables import (
-    PER_MANIFEST,
-    REAL_FILES,
-    build_table,
-    compile_helper,
-    plan_seconds,
-    real_ids,
-    table_name,
-)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -81,24 +73,11 @@ GOAL_COLD = 0.33
 GOAL_WARM = 0.2
 BUCKET = "floe-bench"
 ENGINES = ("floe", "iceberg", "iceberg-best")
-COLUMNS = "id BIGINT, ts TIMESTAMP, category STRING, amount DOUBLE"
 WORKER_TIMEOUT_S = 1800
 
 
 def query(catalog: str, size: int) -> str:
-    lo, hi = real_ids(size)
-    return (
-        f"SELECT count(*), sum(amount) FROM {catalog}.bench.{table_name(size)} "
-        f"WHERE id BETWEEN {lo} AND {hi}"
-    )
-
-
-def rows_sql(first: int, count: int) -> str:
-    return f"""SELECT /*+ REPARTITION(1) */ id,
-        timestamp_micros(1700000000000000 + id * 1000000) AS ts,
-        concat('cat-', lpad(CAST(id % 100 AS STRING), 3, '0')) AS category,
-        CAST(pmod(xxhash64(id), 100000) AS DOUBLE) / 100 AS amount
-    FROM range({first}, {first + count})"""
+    return tables.minmax_sql(f"{catalog}.bench.{tables.table_name(size)}", size)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -131,15 +110,15 @@ def build_tables(
         existing = {r.tableName for r in spark.sql("SHOW TABLES IN iceberg.bench").collect()}
         props = "TBLPROPERTIES ('format-version' = '2')"
         if "tiny" not in existing:
-            spark.sql(f"CREATE TABLE iceberg.bench.tiny ({COLUMNS}) USING iceberg {props}")
-            spark.sql(f"INSERT INTO iceberg.bench.tiny {rows_sql(0, 10)}")
+            spark.sql(f"CREATE TABLE iceberg.bench.tiny ({tables.COLUMNS}) USING iceberg {props}")
+            spark.sql(f"INSERT INTO iceberg.bench.tiny {tables.rows_sql(0, 10)}")
         for size in sizes:
-            if table_name(size) in existing:
-                print(f"reusing iceberg.bench.{table_name(size)}", flush=True)
+            if tables.table_name(size) in existing:
+                print(f"reusing iceberg.bench.{tables.table_name(size)}", flush=True)
                 continue
-            name = f"iceberg.bench.{table_name(size)}"
-            create = f"({COLUMNS}) USING iceberg {props}"
-            built[str(size)] = build_table(spark, name, size, create, rows_sql)
+            name = f"iceberg.bench.{tables.table_name(size)}"
+            create = f"({tables.COLUMNS}) USING iceberg {props}"
+            built[str(size)] = tables.build_table(spark, name, size, create, tables.rows_sql)
             print(f"built {name}: {built[str(size)]}", flush=True)
     finally:
         spark.stop()
@@ -211,13 +190,13 @@ def worker(spec: dict[str, Any]) -> dict[str, Any]:
         spark.sql(f"SELECT count(*), sum(amount) FROM {catalog}.bench.tiny WHERE id < 5").collect()
         sql = query(catalog, spec["size"])
         marker(endpoint, "cold-begin")
-        cold, partitions = plan_seconds(spark, sql)
+        cold, partitions = tables.plan_seconds(spark, sql)
         marker(endpoint, "cold-end")
         warm = []
         for i in range(spec["warm"]):
             if i == spec["warm"] - 1:
                 marker(endpoint, "warm-begin")
-            warm.append(plan_seconds(spark, sql)[0])
+            warm.append(tables.plan_seconds(spark, sql)[0])
         marker(endpoint, "warm-end")
         rows, files = files_read(spark, sql)
     finally:
@@ -285,7 +264,7 @@ def measure_store(
         warehouse = "file://" + str(workdir / "warehouse")
     report: dict[str, Any] = {"warehouse": warehouse, "sizes": {}}
     try:
-        helper = compile_helper(iceberg_jar, workdir / "helper-classes")
+        helper = tables.compile_helper(iceberg_jar, workdir / "helper-classes")
         report["built"] = build_tables(
             warehouse, sizes, iceberg_jar, helper, store_conf, extra_classpath, workdir
         )
@@ -447,8 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     report["config"] = {
         "command": "python bench/planning.py "
         + " ".join(argv if argv is not None else sys.argv[1:]),
-        "entries_per_manifest": PER_MANIFEST,
-        "real_files": REAL_FILES,
+        "entries_per_manifest": tables.PER_MANIFEST,
+        "real_files": tables.REAL_FILES,
         "reps": args.reps,
         "warm_plans_per_process": args.warm,
         "engines": engines,

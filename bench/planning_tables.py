@@ -19,6 +19,8 @@ HELPER = Path(__file__).resolve().parent / "planning_helper" / "SyntheticManifes
 PER_MANIFEST = 100
 ROWS_PER_FILE = 1000
 REAL_FILES = 3
+#: The tables' columns (W3's D3 adds the partition column ``p INT``).
+COLUMNS = "id BIGINT, ts TIMESTAMP, category STRING, amount DOUBLE"
 
 
 def table_name(size: int) -> str:
@@ -35,6 +37,23 @@ def real_ids(size: int) -> tuple[int, int]:
     lo = gap(size) * ROWS_PER_FILE + 10
     hi = (gap(size) + REAL_FILES - 1) * ROWS_PER_FILE + ROWS_PER_FILE // 2
     return lo, hi
+
+
+def minmax_sql(table: str, size: int) -> str:
+    """The min/max query of ``table`` (of ``size`` entries): it matches the real files only."""
+    lo, hi = real_ids(size)
+    return f"SELECT count(*), sum(amount) FROM {table} WHERE id BETWEEN {lo} AND {hi}"
+
+
+def rows_sql(first: int, count: int, partition: int | None = None) -> str:
+    """``count`` rows of :data:`COLUMNS` from id ``first`` on, as one file; with ``partition``,
+    also the column ``p`` holding it."""
+    p = "" if partition is None else f", {partition} AS p"
+    return f"""SELECT /*+ REPARTITION(1) */ id,
+        timestamp_micros(1700000000000000 + id * 1000000) AS ts,
+        concat('cat-', lpad(CAST(id % 100 AS STRING), 3, '0')) AS category,
+        CAST(pmod(xxhash64(id), 100000) AS DOUBLE) / 100 AS amount{p}
+    FROM range({first}, {first + count})"""
 
 
 def compile_helper(iceberg_jar: Path, into: Path) -> Path:

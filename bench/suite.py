@@ -12,10 +12,12 @@ workloads in ONE JVM (JVM start would otherwise eat the 5-minute budget); the re
 Inputs are generated once (``prepare``, in a plain Spark JVM) under ``--dir``/inputs and reused
 while their parameters hold; every engine reads the same files (hard links).
 
-Output: bench/results/suite-<UTC>.md and latest.md (median ratios Floe/Parquet, Floe/Iceberg,
-Floe/Delta with min and max, goals met or MISSED, answers checked equal, bytes and files written,
-versions, machine), PNG charts in bench/results/charts/ (matplotlib), and the raw numbers in
-bench/out/suite-<UTC>.json. ``--profile`` records JFR for Floe's JVMs (bench/results/profiles/).
+Output, in ``--results`` (default bench/results): suite-<UTC>.md and latest.md (median ratios
+Floe/Parquet, Floe/Iceberg, Floe/Delta with min and max, goals met or MISSED, answers checked
+equal, bytes and files written, versions, machine) and PNG charts in charts/ (matplotlib); the raw
+numbers in bench/out/suite-<UTC>.json. ``--profile`` records JFR for Floe's JVMs (under
+``--dir``/profiles/<UTC>/) and draws their flame graphs (``--results``/profiles/<UTC>/). Exit
+status 1 when a workload failed on an engine or the engines' answers to a case differ.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import datetime as dt
 import importlib.util
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -64,6 +67,9 @@ def parse_engines(parser: argparse.ArgumentParser, text: str) -> list[str]:
         if names is None:
             parser.error(f"unknown engine {item!r}; choose from {', '.join([*FAMILIES, *ENGINES])}")
         chosen += [n for n in names if n not in chosen]
+    if not chosen:
+        parser.error(f"--engines {text!r} names no engine; choose from "
+                     f"{', '.join([*FAMILIES, *ENGINES])}")  # fmt: skip
     return [e for e in ENGINES if e in chosen]
 
 
@@ -75,9 +81,42 @@ def parse_workloads(
     known = {w.id.upper(): w for w in registry}
     wanted = [s.strip().upper() for s in text.split(",") if s.strip()]
     unknown = [w for w in wanted if w not in known]
-    if unknown:
-        parser.error(f"unknown workloads {unknown}; choose from {', '.join(known)}")
+    if unknown or not wanted:
+        what = f"unknown workloads {unknown}" if unknown else f"--workloads {text!r} names none"
+        parser.error(f"{what}; choose from {', '.join(known)}")
     return [w for w in registry if w.id.upper() in wanted]
+
+
+def check_applicable(
+    parser: argparse.ArgumentParser, workloads: list[Workload], engines: list[str]
+) -> None:
+    """Stops with a usage error when no chosen workload runs on any chosen engine."""
+    if not any(e in w.engines for w in workloads for e in engines):
+        runs_on = "; ".join(f"{w.id}: {', '.join(w.engines)}" for w in workloads)
+        parser.error(f"none of the workloads runs on {', '.join(engines)} ({runs_on})")
+
+
+#: Marks ``--dir``/inputs as the suite's: its datasets are deleted and regenerated when their
+#: parameters change, so the suite refuses an ``inputs`` folder it did not make.
+INPUTS_MARK = ".floe-bench-inputs"
+#: What the datasets of earlier runs (before INPUTS_MARK) left in their folders.
+_DATASET_MARKS = ("_DATASET.json", "_DONE", "built.json")
+
+
+def claim_inputs(inputs: Path) -> str | None:
+    """Marks ``inputs`` as the suite's (creating it); returns why not when it is a non-empty
+    folder that neither holds the mark nor datasets of an earlier run."""
+    mark = inputs / INPUTS_MARK
+    if inputs.is_dir() and not mark.is_file() and any(inputs.iterdir()):
+        folders = [d for d in inputs.iterdir() if d.is_dir()]
+        if not any((d / name).is_file() for d in folders for name in _DATASET_MARKS):
+            return (f"{inputs} holds files bench/suite.py did not write, and the suite deletes "
+                    "what it regenerates there: choose another --dir")  # fmt: skip
+    if inputs.exists() and not inputs.is_dir():
+        return f"{inputs} is not a folder: choose another --dir"
+    inputs.mkdir(parents=True, exist_ok=True)
+    mark.touch()
+    return None
 
 
 def plan_jobs(
@@ -297,29 +336,21 @@ def run_suite(
 
 
 def profile_options(jfr: Path) -> str:
-    """JVM options recording ``jfr`` for the whole JVM (bench/jfr_profile.py's when present)."""
-    jfr.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        jfr_profile = importlib.import_module("jfr_profile")
-    except ImportError:
-        return f"-XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true"
-    return str(jfr_profile.driver_java_options(jfr))
+    """JVM options recording ``jfr`` for the whole JVM (bench/jfr_profile.py)."""
+    from jfr_profile import driver_java_options
+
+    return driver_java_options(jfr)
 
 
 def flame_graphs(recordings: Path, into: Path) -> list[Path]:
-    """An SVG flame graph per ``.jfr`` in ``recordings`` (with bench/jfr_profile.py; without it
-    the recordings stay as they are and this says so)."""
-    try:
-        jfr_profile = importlib.import_module("jfr_profile")
-    except ImportError:
-        progress(f"no bench/jfr_profile.py: JFR recordings left in {recordings}")
-        return []
+    """An SVG flame graph per ``.jfr`` in ``recordings`` (bench/jfr_profile.py)."""
+    from jfr_profile import flame_svg, load
+
     into.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for jfr in sorted(recordings.glob("*.jfr")):
         svg = into / f"{jfr.stem}.svg"
-        stacks = jfr_profile.load(jfr)
-        svg.write_text(str(jfr_profile.flame_svg(stacks, f"{jfr.stem} (CPU samples)")), "utf-8")
+        svg.write_text(flame_svg(load(jfr), f"{jfr.stem} (CPU samples)"), "utf-8")
         written.append(svg)
     return written
 
@@ -362,7 +393,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     engines = parse_engines(parser, args.engines)
     workloads = parse_workloads(parser, args.workloads, REGISTRY)
+    check_applicable(parser, workloads, engines)
     base = args.dir.resolve()
+    refused = claim_inputs(base / "inputs")
+    if refused:
+        parser.error(refused)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     recordings = base / "profiles" / stamp if args.profile else None
     raw = run_suite(
@@ -370,12 +405,12 @@ def main(argv: list[str] | None = None) -> int:
         shared_jvm=args.quick and not args.jvm_per_workload, profile_dir=recordings,
     )  # fmt: skip
     from suite_engines import versions
-    from suite_report import machine, write_outputs
+    from suite_report import answer_problems, machine, write_outputs
 
     raw["versions"] = versions()
     raw["machine"] = machine()
     raw["finished"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    raw["command"] = "python bench/suite.py " + " ".join(argv)
+    raw["command"] = shlex.join(["python", "bench/suite.py", *argv])
     if recordings is not None:
         svgs = flame_graphs(recordings, args.results / "profiles" / stamp)
         raw["profiles"] = [str(p) for p in svgs] or str(recordings)
@@ -386,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in [raw_path, *written]:
         print(f"wrote {path}")
     failed = [f"{w} {e}" for w, by in raw["runs"].items() for e, r in by.items() if "error" in r]
+    failed += answer_problems(raw)
     if failed or raw["errors"]:
         print(f"FAILED: {', '.join(failed + list(raw['errors']))}", file=sys.stderr)
         return 1

@@ -5,17 +5,28 @@ and the pure parts (engine families, ABC/CBA interleaving, ratios, answer checks
 from __future__ import annotations
 
 import argparse
+import decimal
+import shlex
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 
+import jfr_profile  # noqa: E402
 import suite  # noqa: E402
 import suite_report  # noqa: E402
 from suite_api import Case, Workload, answer_digest, goal_met  # noqa: E402
+from workloads import REGISTRY, datasets  # noqa: E402
+from workloads.tpch_answers import digest, normalize  # noqa: E402
+from workloads.w10_index import queries  # noqa: E402
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 TINY = Path(__file__).resolve().parent / "helpers" / "bench_tiny_workload.py"
 
@@ -54,6 +65,9 @@ def test_ratios_goals_and_answers() -> None:
     assert suite_report.ratio_range(by_engine, "parquet") == (0.75, 0.5, 1.5)
     assert suite_report.ratio_range(by_engine, "iceberg") == (0.5, 1 / 3, 1.0)
     assert suite_report.ratio_range(by_engine, "delta") is None
+    assert suite_report.ratio_range(by_engine, "peers") == (0.75, 0.5, 1.5)  # parquet, fastest
+    del by_engine["parquet"]
+    assert suite_report.ratio_range(by_engine, "peers") == (0.5, 1 / 3, 1.0)  # then iceberg-best
     differ = suite_report.answers_differ(by_engine)
     assert differ is not None and "iceberg-best" in differ
 
@@ -85,3 +99,146 @@ def test_tiny_workload_end_to_end(tmp_path: Path) -> None:
     assert "## W99 Tiny" in text and "Floe/Parquet" in text
     assert "W99 count: Floe/parquet" in text and "goal <= 1000: met" in text
     assert "answers differ" not in text
+
+
+def _noop(*_: object) -> None:
+    return None
+
+
+def _nothing(_: object) -> list[Case]:
+    return []
+
+
+def _raw(workload_id: str, cases: list[Case]) -> dict[str, Any]:
+    runs: dict[str, Any] = {}
+    for case in cases:
+        runs.setdefault(case.engine, {"cases": []})["cases"].append(case.to_json())
+    engines = sorted({c.engine for c in cases})
+    return {"runs": {workload_id: runs}, "errors": {}, "engines": engines, "quick": True,
+            "warmups": 1, "reps": 3, "total_seconds": 1.0, "shared_jvm": True}  # fmt: skip
+
+
+def test_answers_that_differ_fail_the_case() -> None:
+    workload = Workload("W98", "t", "scan", ("parquet", "floe"), _noop, _nothing,
+                        goals={"q": {"parquet": 1.0}})  # fmt: skip
+    cases = [Case("q", "parquet", [2.0, 2.0], answer="a"), Case("q", "floe", [1.0], answer="b")]
+    raw = _raw("W98", cases)
+    (problem,) = suite_report.answer_problems(raw)
+    assert problem.startswith("W98 q: answers differ")
+    text = suite_report.markdown(raw, [workload])
+    assert "## Problems" in text and "W98 q: answers differ" in text.split("## Problems")[1]
+    assert "goal <= 1: MISSED; the engines' answers differ" in text
+    raw_same = _raw("W98", [cases[0], Case("q", "floe", [1.0], answer="a")])
+    assert suite_report.answer_problems(raw_same) == []
+    assert "goal <= 1: met" in suite_report.markdown(raw_same, [workload])
+
+
+def test_per_sample_cases_are_judged_on_the_median_and_own_goals_are_listed() -> None:
+    workload = Workload("W97", "t", "metadata", ("iceberg-default", "floe"), _noop, _nothing,
+                        goals={"late commit": {"iceberg": 0.5}})  # fmt: skip
+    commits = [0.01] * 99 + [0.2]  # one slow commit among a window of 100
+    own = [{"metric": "m1", "value": 0.05, "goal": 0.1}, {"metric": "m2", "value": 2, "goal": 1}]
+    cases = [
+        Case("late commit", "iceberg-default", [0.04] * 100, repeated=False),
+        Case("late commit", "floe", commits, repeated=False, extra={"own_goal": own}),
+    ]
+    lines = suite_report.goal_lines(workload, suite_report.case_table(cases))
+    assert [met for met, _ in lines] == [True, True, False], lines
+    assert "median of its samples only" in lines[0][1]
+    assert "m1 0.05, goal <= 0.1: met" in lines[1][1] and "m2 2, goal <= 1: MISSED" in lines[2][1]
+    # the same samples as repetitions: the slowest one fails the +10% rule
+    cases[1].repeated = True
+    lines = suite_report.goal_lines(workload, suite_report.case_table(cases))
+    assert not lines[0][0] and "worst 5.00" in lines[0][1]
+
+
+def test_bad_engines_and_workloads_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    w3 = suite.parse_workloads(parser, "W3", REGISTRY)
+    for call in (
+        lambda: suite.parse_engines(parser, " , "),
+        lambda: suite.parse_workloads(parser, ",", REGISTRY),
+        lambda: suite.parse_workloads(parser, "W6", REGISTRY),
+        lambda: suite.check_applicable(parser, w3, ["parquet"]),
+    ):
+        with pytest.raises(SystemExit):
+            call()
+    err = capsys.readouterr().err
+    assert "--engines ' , ' names no engine; choose from parquet, iceberg" in err
+    assert "--workloads ',' names none; choose from W1, W2, W3" in err
+    assert "unknown workloads ['W6']" in err
+    assert "none of the workloads runs on parquet (W3: iceberg-default, iceberg-best, floe)" in err
+    assert [w.id for w in suite.parse_workloads(parser, "w10, W1", REGISTRY)] == ["W1", "W10"]
+
+
+def test_flame_graph_escapes_odd_frame_and_thread_names(tmp_path: Path) -> None:
+    text = """jdk.ExecutionSample {
+  startTime = 10:00:00.000
+  sampledThread = "task \x01;1 \"q\"" (javaThreadId = 5)
+  state = "STATE_RUNNABLE"
+  stackTrace = [
+    x.Q.a&b$c'd(int) line: 3
+    io.floe.A.<init>(String) line: 12
+    weird.K.m;n\x1b() line: 1
+    java.lang.Thread.run() line: 833
+    ...
+  ]
+}
+"""
+    samples = list(jfr_profile.parse_jfr_text(text.splitlines(keepends=True)))
+    stacks = jfr_profile.collapse(samples * 2, by_thread=True)
+    (stack,) = stacks
+    assert stack[:3] == ('[task \x01:N "q"]', "[truncated]", "java.lang.Thread.run"), stack
+    assert stack[-2:] == ("io.floe.A.<init>", "x.Q.a&b$c'd") and stacks[stack] == 2
+    root = ET.fromstring(jfr_profile.flame_svg(stacks, "title <&> \x07"))  # well-formed XML
+    titles = {t.text for t in root.iter("{http://www.w3.org/2000/svg}title")}
+    assert any(t and t.startswith("io.floe.A.<init> (2 samples") for t in titles), titles
+    assert any(t and t.startswith("x.Q.a&b$c'd (") for t in titles), titles
+    collapsed = tmp_path / "s.collapsed"
+    jfr_profile.write_collapsed(stacks, collapsed)
+    assert jfr_profile.read_collapsed(collapsed) == stacks
+
+
+def test_inputs_folder_not_made_by_the_suite_is_refused(tmp_path: Path) -> None:
+    mine = tmp_path / "mine" / "inputs"
+    (mine / "d1").mkdir(parents=True)
+    (mine / "d1" / "precious.txt").write_text("x")
+    refused = suite.claim_inputs(mine)
+    assert refused is not None and str(mine) in refused and "choose another --dir" in refused
+    assert (mine / "d1" / "precious.txt").is_file() and not (mine / suite.INPUTS_MARK).exists()
+    earlier = tmp_path / "earlier" / "inputs"  # datasets of a run before the mark existed
+    (earlier / "d1").mkdir(parents=True)
+    (earlier / "d1" / "_DATASET.json").write_text("{}")
+    fresh = tmp_path / "fresh dir" / "inputs"
+    assert suite.claim_inputs(earlier) is None and suite.claim_inputs(fresh) is None
+    assert (fresh / suite.INPUTS_MARK).is_file() and suite.claim_inputs(fresh) is None
+
+
+def test_tpch_digest_rounds_and_takes_any_decimal() -> None:
+    assert normalize(1.23456789) == normalize(decimal.Decimal("1.2346")) == "1.2346"
+    assert normalize(decimal.Decimal("1.20")) == normalize(1.2) and normalize(-0.00001) == "0"
+    big = decimal.Decimal("12345678901234567890123456.78")  # a DECIMAL(38, 2) sum, say
+    assert normalize(big) == "12345678901234567890123456.78" and normalize(1e300).startswith("1E+")
+    assert normalize(float("nan")) == "NaN" and normalize(float("-inf")) == "-Infinity"
+    assert digest([(1, 2.00001), (0, None)]) == digest([(0, None), (1, decimal.Decimal("2"))])
+
+
+def test_profile_options_keep_a_path_with_spaces_and_quotes(tmp_path: Path) -> None:
+    jfr = tmp_path / "my dir" / 'a"b' / "W1-floe.jfr"
+    # Spark splits spark.driver.extraJavaOptions as a POSIX shell would (quotes, backslashes)
+    options = shlex.split(suite.profile_options(jfr))
+    start = f"-XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true"
+    assert options[-1] == start
+    assert jfr.parent.is_dir()
+
+
+def test_w10_needles_are_ids_of_d2(spark: SparkSession) -> None:
+    rows = 1000
+    spark.range(0).collect()  # the session is up
+    ids = {r[0] for r in datasets.d2_frame(spark, rows).select("id").collect()}
+    assert ids == {datasets.d2_id(n) for n in range(rows)} and len(ids) == rows
+    text = queries("t", rows)
+    needle = int(text["a needle"].rsplit("= ", 1)[1])
+    miss = int(text["b miss"].rsplit("= ", 1)[1])
+    many = {int(v) for v in text["c in 100"].split("IN (")[1].rstrip(")").split(", ")}
+    assert needle in ids and miss not in ids and many <= ids and len(many) == 100

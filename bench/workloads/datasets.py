@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
+    from pyspark.sql import DataFrame, SparkSession
 
 D1_ROWS = 6_000_000
 D1_ROWS_QUICK = 600_000
@@ -38,6 +38,10 @@ D2_ROWS_QUICK = 500_000
 D2_FILES = 100
 D2_FILES_QUICK = 20
 D2_TAGS = 100_000
+#: D2's ``id`` of row ``n`` is ``n * D2_MULTIPLIER mod D2_MODULUS`` (:func:`d2_id`): the
+#: multiplier is odd, so this is a bijection on 0 .. 2^62 - 1.
+D2_MULTIPLIER = 6364136223846793005
+D2_MODULUS = 2**62
 
 #: Versions of the generators: bump one to regenerate that dataset everywhere.
 D1_VERSION = 2
@@ -106,6 +110,26 @@ def d2_rows(quick: bool) -> int:
     return D2_ROWS_QUICK if quick else D2_ROWS
 
 
+def d2_id(n: int) -> int:
+    """The ``id`` of D2's row ``n`` (what :func:`d2_frame` computes in SQL)."""
+    return n * D2_MULTIPLIER % D2_MODULUS
+
+
+def d2_frame(spark: SparkSession, rows: int) -> DataFrame:
+    """D2's first ``rows`` rows (:func:`d2` writes them)."""
+    # The product is taken in DECIMAL(38, 0): a BIGINT product overflows, an error under ANSI.
+    return spark.range(rows).selectExpr(
+        f"CAST(pmod(CAST(id AS DECIMAL(38, 0)) * {D2_MULTIPLIER}, {D2_MODULUS}) AS BIGINT) AS id",
+        f"concat('tag-', CAST(abs(xxhash64(id, 11)) % {D2_TAGS} AS STRING)) AS tag",
+        "CAST(abs(xxhash64(id, 12)) % 1000000 AS BIGINT) AS p_bigint",
+        "CAST(abs(xxhash64(id, 13)) % 1000 AS INT) AS p_int",
+        "CAST(abs(xxhash64(id, 14)) % 100000 AS DOUBLE) / 7 AS p_double",
+        "date_add(DATE '2022-01-01', CAST(abs(xxhash64(id, 15)) % 1000 AS INT)) AS p_date",
+        "hex(xxhash64(id, 16)) AS p_str",
+        "CAST((abs(xxhash64(id, 17)) % 1000000) / 100 AS DECIMAL(10, 2)) AS p_decimal",
+    )
+
+
 def d2(spark: SparkSession, inputs: Path, quick: bool) -> Path:
     """D2's directory (unpartitioned, ``D2_FILES`` files), generating it when needed."""
     rows = d2_rows(quick)
@@ -117,19 +141,7 @@ def d2(spark: SparkSession, inputs: Path, quick: bool) -> Path:
     if _ready(path, params):
         return path
     shutil.rmtree(path, ignore_errors=True)
-    # (id * odd constant) mod 2^62 is a bijection on 0..2^62-1: unique, random-looking ids. The
-    # product is taken in DECIMAL(38, 0): a BIGINT product overflows, an error under ANSI mode.
-    df = spark.range(rows).selectExpr(
-        "CAST(pmod(CAST(id AS DECIMAL(38, 0)) * 6364136223846793005, 4611686018427387904)"
-        " AS BIGINT) AS id",
-        f"concat('tag-', CAST(abs(xxhash64(id, 11)) % {D2_TAGS} AS STRING)) AS tag",
-        "CAST(abs(xxhash64(id, 12)) % 1000000 AS BIGINT) AS p_bigint",
-        "CAST(abs(xxhash64(id, 13)) % 1000 AS INT) AS p_int",
-        "CAST(abs(xxhash64(id, 14)) % 100000 AS DOUBLE) / 7 AS p_double",
-        "date_add(DATE '2022-01-01', CAST(abs(xxhash64(id, 15)) % 1000 AS INT)) AS p_date",
-        "hex(xxhash64(id, 16)) AS p_str",
-        "CAST((abs(xxhash64(id, 17)) % 1000000) / 100 AS DECIMAL(10, 2)) AS p_decimal",
-    )
+    df = d2_frame(spark, rows)
     df.repartition(files).write.option("compression", "zstd").parquet(str(path))
     _mark(path, params)
     return path

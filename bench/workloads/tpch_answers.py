@@ -11,6 +11,7 @@ from typing import Any
 #: Decimal places kept for DECIMAL and DOUBLE values: the engines may add doubles in another
 #: order, and averages of decimals may carry a different scale.
 PLACES = 4
+_WIDE = decimal.Context(prec=400)
 
 
 def normalize(value: Any) -> str:
@@ -20,11 +21,15 @@ def normalize(value: Any) -> str:
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, float | decimal.Decimal):
-        quantum = decimal.Decimal(1).scaleb(-PLACES)
-        rounded = decimal.Decimal(repr(value) if isinstance(value, float) else value).quantize(
-            quantum, rounding=decimal.ROUND_HALF_EVEN
+        exact = decimal.Decimal(repr(value) if isinstance(value, float) else value)
+        if not exact.is_finite():
+            return str(exact)
+        # precision enough for any DECIMAL(38) or double at PLACES places (the default 28
+        # digits would raise InvalidOperation from 10^24 on)
+        rounded = exact.quantize(
+            decimal.Decimal(1).scaleb(-PLACES), rounding=decimal.ROUND_HALF_EVEN, context=_WIDE
         )
-        return str(rounded.normalize() if rounded != 0 else decimal.Decimal(0))
+        return str(rounded.normalize(_WIDE) if rounded != 0 else decimal.Decimal(0))
     if isinstance(value, dt.date | dt.datetime):
         return value.isoformat()
     return str(value)

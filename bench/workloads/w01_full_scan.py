@@ -4,15 +4,9 @@ of the strings, (b) one BIGINT summed. Goals: Floe/Parquet <= 1.03, Floe/Iceberg
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from suite_api import ENGINES, Case, Context, Workload, answer_digest
+from suite_api import ENGINES, Case, Context, Workload
 
 from workloads import datasets
-
-if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
 
 WIDE = """SELECT sum(ss_item_sk), sum(ss_customer_sk), sum(ss_ticket_number), sum(ss_store_sk),
     sum(ss_quantity), sum(ss_month), sum(ss_sales_price), sum(ss_net_profit),
@@ -21,25 +15,14 @@ WIDE = """SELECT sum(ss_item_sk), sum(ss_customer_sk), sum(ss_ticket_number), su
 NARROW = "SELECT sum(ss_customer_sk) FROM {table}"
 
 
-def prepare(spark: SparkSession, inputs: Path, quick: bool) -> None:
-    datasets.d1(spark, inputs, quick)
-
-
 def run(ctx: Context) -> list[Case]:
     src = datasets.d1(ctx.spark, ctx.inputs, ctx.quick)
     table = ctx.import_parquet("d1", src, partition_cols=(datasets.D1_PARTITION,))
-    cases = []
-    for name, sql in (("a wide", WIDE), ("b narrow", NARROW)):
-        query = sql.format(table=table)
-        rows = ctx.spark.sql(query).collect()
-
-        def scan(q: str = query) -> None:
-            ctx.spark.sql(q).collect()
-
-        seconds = ctx.time(scan)
-        cases.append(ctx.case(name, seconds, answer=answer_digest(rows),
-                              rows=datasets.d1_rows(ctx.quick)))  # fmt: skip
-    return cases
+    rows = datasets.d1_rows(ctx.quick)
+    return [
+        ctx.query_case(name, sql.format(table=table), rows=rows)
+        for name, sql in (("a wide", WIDE), ("b narrow", NARROW))
+    ]
 
 
 WORKLOAD = Workload(
@@ -47,7 +30,7 @@ WORKLOAD = Workload(
     title="Full scan",
     family="scan",
     engines=ENGINES,
-    prepare=prepare,
+    prepare=datasets.d1,
     run=run,
     goals={
         "a wide": {"parquet": 1.03, "iceberg": 1.00},

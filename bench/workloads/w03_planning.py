@@ -45,14 +45,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planning_tables import (
-    REAL_FILES,
-    build_table,
-    compile_helper,
-    plan_seconds,
-    real_ids,
-    table_name,
-)
+import planning_tables as tables
 from suite_api import Case, Context, Workload, answer_digest
 
 if TYPE_CHECKING:
@@ -66,7 +59,7 @@ COLD_REPS = 3
 LARGE_ENV = "FLOE_BENCH_W3_1M"
 ENGINES = ("iceberg-default", "iceberg-best", "floe")
 SHAPES = ("minmax", "partition", "nofilter")
-COLUMNS = "id BIGINT, ts TIMESTAMP, category STRING, amount DOUBLE, p INT"
+COLUMNS = f"{tables.COLUMNS}, p INT"
 CHILD_TIMEOUT_S = 900
 GOAL_COLD = 0.33
 GOAL_SIZE = 100_000  # the goals apply from this many entries on
@@ -84,22 +77,12 @@ def label(size: int) -> str:
 
 
 def query(size: int, shape: str) -> str:
-    table = f"{CATALOG}.{NAMESPACE}.{table_name(size)}"
+    table = f"{CATALOG}.{NAMESPACE}.{tables.table_name(size)}"
     if shape == "minmax":
-        lo, hi = real_ids(size)
-        return f"SELECT count(*), sum(amount) FROM {table} WHERE id BETWEEN {lo} AND {hi}"
+        return tables.minmax_sql(table, size)
     if shape == "partition":
         return f"SELECT count(*), sum(amount) FROM {table} WHERE p = {REAL_PARTITION}"
     return f"SELECT count(*), sum(amount) FROM {table}"
-
-
-def rows_sql(first: int, count: int, partition: int) -> str:
-    return f"""SELECT /*+ REPARTITION(1) */ id,
-        timestamp_micros(1700000000000000 + id * 1000000) AS ts,
-        concat('cat-', lpad(CAST(id % 100 AS STRING), 3, '0')) AS category,
-        CAST(pmod(xxhash64(id), 100000) AS DOUBLE) / 100 AS amount,
-        {partition} AS p
-    FROM range({first}, {first + count})"""
 
 
 def warehouse(inputs: Path) -> Path:
@@ -127,7 +110,7 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
 
     inputs = Path(spec["inputs"])
     work = inputs / "d3"
-    helper = compile_helper(iceberg_runtime_jar(), work / "helper-classes")
+    helper = tables.compile_helper(iceberg_runtime_jar(), work / "helper-classes")
     conf = engine_conf("iceberg-default", work) | {
         "spark.driver.extraClassPath": os.pathsep.join([str(iceberg_runtime_jar()), str(helper)]),
         f"spark.sql.catalog.{CATALOG}": "org.apache.iceberg.spark.SparkCatalog",
@@ -149,16 +132,16 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
         props = "PARTITIONED BY (p) TBLPROPERTIES ('format-version' = '2')"
         if "tiny" not in existing:
             spark.sql(f"CREATE TABLE {CATALOG}.{NAMESPACE}.tiny ({COLUMNS}) USING iceberg {props}")
-            spark.sql(f"INSERT INTO {CATALOG}.{NAMESPACE}.tiny {rows_sql(0, 10, 0)}")
+            spark.sql(f"INSERT INTO {CATALOG}.{NAMESPACE}.tiny {tables.rows_sql(0, 10, 0)}")
         for size in spec["sizes"]:
-            name = f"{CATALOG}.{NAMESPACE}.{table_name(size)}"
+            name = f"{CATALOG}.{NAMESPACE}.{tables.table_name(size)}"
             if str(size) in built:
                 continue
-            if table_name(size) in existing:  # a build that did not finish
+            if tables.table_name(size) in existing:  # a build that did not finish
                 spark.sql(f"DROP TABLE {name} PURGE")
-            built[str(size)] = build_table(
+            built[str(size)] = tables.build_table(
                 spark, name, size, f"({COLUMNS}) USING iceberg {props}",
-                lambda first, count: rows_sql(first, count, REAL_PARTITION),
+                lambda first, count: tables.rows_sql(first, count, REAL_PARTITION),
             )
             done.write_text(json.dumps(built))
     finally:
@@ -202,7 +185,7 @@ def cold(spec: dict[str, Any]) -> dict[str, Any]:
     try:
         register_catalog(spark, spec["engine"], Path(spec["inputs"]))
         warm_up(spark)
-        seconds, partitions = plan_seconds(spark, query(spec["size"], "minmax"))
+        seconds, partitions = tables.plan_seconds(spark, query(spec["size"], "minmax"))
     finally:
         spark.stop()
     return {"seconds": seconds, "partitions": partitions}
@@ -222,21 +205,21 @@ def run(ctx: Context) -> list[Case]:
     last: dict[str, int] = {}  # input partitions of the latest plan
 
     def plan(sql: str) -> None:
-        last["partitions"] = plan_seconds(ctx.spark, sql)[1]
+        last["partitions"] = tables.plan_seconds(ctx.spark, sql)[1]
 
     for size in sizes(ctx.quick):
         minmax = query(size, "minmax")
         if ctx.quick or size < GOAL_SIZE:
             # the first plan of D3 in this JVM: in a full run the workload's JVM is fresh, so this
             # is a true cold plan (one sample, no goal below GOAL_SIZE); --quick shares the JVM
-            first, _ = plan_seconds(ctx.spark, minmax)
+            first, _ = tables.plan_seconds(ctx.spark, minmax)
             cold_seconds = [first]
         else:
             spec = {"engine": ctx.engine, "size": size, "inputs": str(ctx.inputs),
                     "work": str(ctx.work / "cold")}  # fmt: skip
             cold_seconds = [run_child("--cold", spec)["seconds"] for _ in range(COLD_REPS)]
         cases.append(
-            ctx.case(f"minmax {label(size)} cold", cold_seconds, entries=size + REAL_FILES)
+            ctx.case(f"minmax {label(size)} cold", cold_seconds, entries=size + tables.REAL_FILES)
         )
         for shape in SHAPES:
             sql = query(size, shape)
@@ -244,7 +227,7 @@ def run(ctx: Context) -> list[Case]:
             partitions = last["partitions"]
             digest = None if shape == "nofilter" else answer(ctx.spark, sql)
             name = f"{shape} {label(size)} warm"
-            entries = size + REAL_FILES
+            entries = size + tables.REAL_FILES
             cases.append(
                 ctx.case(name, seconds, answer=digest, entries=entries, input_partitions=partitions)
             )

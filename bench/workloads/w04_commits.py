@@ -12,7 +12,8 @@ and id sum (checked equal across engines).
 Sizes, to fit issue 17's budget (3 min full, 15 s quick, all engines): 400 commits in windows of
 100 (BENCH.md asks 2,000; ``bench/commits_expire.py --commits 2000`` runs that long variant),
 ``--quick`` 20 commits in windows of 10. Every commit is one measurement, so the case's samples are
-its window's commits, not repetitions of the whole workload.
+its window's commits, not repetitions of the whole workload (``repeated=False``: the goal judges
+the p50 only, as BENCH.md asks, not the slowest commit of the window).
 """
 
 from __future__ import annotations
@@ -54,10 +55,11 @@ def run(ctx: Context) -> list[Case]:
     rows = worker.sql(f"SELECT count(*), sum(id) FROM {worker.table}")
     load = w4["load_table"]
     return [
-        ctx.case("early commit", latencies[:window], commits=n),
+        ctx.case("early commit", latencies[:window], repeated=False, commits=n),
         ctx.case(
             "late commit",
             latencies[-window:],
+            repeated=False,
             answer=answer_digest(rows),
             commits=n,
             degradation_rate=w4["degradation_rate"],

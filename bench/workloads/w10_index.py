@@ -4,42 +4,25 @@ Parquet files imported into every engine; Floe then builds a ``btree`` index on 
 
 Lookups (answers checked equal across engines): (a) ``id = needle`` (an id D2 holds), (b) ``id =
 miss`` (an id it does not hold), (c) ``id IN (100 ids)``, (d) ``tag = x`` aggregated. D2's ids are
-``n * 6364136223846793005 mod 2^62`` for row ``n`` (datasets.py), so needles are computed, not
-read. Iceberg-best would add Parquet bloom filters on ``id``; ``import_parquet`` keeps the files
-as they are, so here it differs from Iceberg-default only by its table settings.
+``datasets.d2_id(n)`` for row ``n``, so needles are computed, not read. Iceberg-best would add
+Parquet bloom filters on ``id``; ``import_parquet`` keeps the files as they are, so here it
+differs from Iceberg-default only by its table settings.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from suite_api import Case, Context, Workload, answer_digest
+from suite_api import Case, Context, Workload
 
 from workloads import datasets
 
-if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
-
 ENGINES = ("parquet", "iceberg-default", "iceberg-best", "floe")
-MULTIPLIER = 6364136223846793005
-MODULUS = 2**62
 TAG = "tag-4242"
 
 
-def d2_id(n: int) -> int:
-    """The ``id`` of D2's row ``n``."""
-    return n * MULTIPLIER % MODULUS
-
-
-def prepare(spark: SparkSession, inputs: Path, quick: bool) -> None:
-    datasets.d2(spark, inputs, quick)
-
-
 def queries(table: str, rows: int) -> dict[str, str]:
-    needle = d2_id(rows // 2)
-    miss = d2_id(rows + 7)  # a bijection: no row below `rows` has this id
-    many = ", ".join(str(d2_id(k * rows // 100 + 3)) for k in range(100))
+    needle = datasets.d2_id(rows // 2)
+    miss = datasets.d2_id(rows + 7)  # a bijection: no row below `rows` has this id
+    many = ", ".join(str(datasets.d2_id(k * rows // 100 + 3)) for k in range(100))
     return {
         "a needle": f"SELECT * FROM {table} WHERE id = {needle}",
         "b miss": f"SELECT * FROM {table} WHERE id = {miss}",
@@ -66,12 +49,7 @@ def run(ctx: Context) -> list[Case]:
         cases.append(ctx.case("index build", ctx.time(build, setup=drop)))
         ctx.spark.sql(f"CREATE INDEX by_tag ON {table} USING inverted (tag)")
     for name, sql in queries(table, datasets.d2_rows(ctx.quick)).items():
-        rows = ctx.spark.sql(sql).collect()
-
-        def lookup(q: str = sql) -> None:
-            ctx.spark.sql(q).collect()
-
-        cases.append(ctx.case(name, ctx.time(lookup), answer=answer_digest(rows)))
+        cases.append(ctx.query_case(name, sql))
     return cases
 
 
@@ -80,7 +58,7 @@ WORKLOAD = Workload(
     title="Point lookups via the index",
     family="index",
     engines=ENGINES,
-    prepare=prepare,
+    prepare=datasets.d2,
     run=run,
     goals={
         "a needle": {"iceberg": 0.05},

@@ -93,13 +93,7 @@ def run(ctx: Context) -> list[Case]:
     tables = {t: ctx.import_parquet(f"tpch_{t}", src / t) for t in TABLES}
     cases = []
     for q in queries(ctx.quick):
-        sql = render(q, tables, sf)
-        answer = digest(ctx.spark.sql(sql).collect())
-
-        def query(text: str = sql) -> None:
-            ctx.spark.sql(text).collect()
-
-        cases.append(ctx.case(q, ctx.time(query), answer=answer, scale_factor=sf))
+        cases.append(ctx.query_case(q, render(q, tables, sf), digest=digest, scale_factor=sf))
     reps = len(cases[0].seconds)
     geomean = [
         math.exp(sum(math.log(c.seconds[i]) for c in cases) / len(cases)) for i in range(reps)

@@ -9,7 +9,6 @@ least 90% of Parquet's throughput) and Floe/Iceberg <= 0.95 on (a) and (b); (c) 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from suite_api import ENGINES, Case, Context, Workload, answer_digest, bytes_and_files
@@ -17,15 +16,11 @@ from suite_api import ENGINES, Case, Context, Workload, answer_digest, bytes_and
 from workloads import datasets
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import DataFrame
 
 MONTHS = 12
 CHECK = """SELECT count(*), sum(ss_item_sk), sum(ss_sales_price), sum(length(ss_comment)),
     count(DISTINCT ss_month) FROM {table}"""
-
-
-def prepare(spark: SparkSession, inputs: Path, quick: bool) -> None:
-    datasets.d1(spark, inputs, quick)
 
 
 def source(ctx: Context) -> DataFrame:
@@ -86,7 +81,7 @@ WORKLOAD = Workload(
     title="Bulk load",
     family="load",
     engines=ENGINES,
-    prepare=prepare,
+    prepare=datasets.d1,
     run=run,
     goals={
         "a unpartitioned": {"parquet": round(1 / 0.9, 3), "iceberg": 0.95},
