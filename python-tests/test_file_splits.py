@@ -157,7 +157,7 @@ def test_iceberg_written_file_with_split_offsets_and_deletes(
 
 
 def test_file_without_split_offsets_and_one_large_row_group(
-    spark: SparkSession, namespace: str, tmp_path: Path
+    spark: SparkSession, namespace: str
 ) -> None:
     """A file added with add_files has no split_offsets: ranges are fixed-size, and a row group
     larger than a range is read by the one range holding its midpoint; the other ranges read
@@ -165,18 +165,21 @@ def test_file_without_split_offsets_and_one_large_row_group(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    source = tmp_path / "src"
-    source.mkdir()
+    table = f"floe.{namespace}.t"
+    spark.sql(
+        f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe "
+        "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read')"
+    )
+    location = next(
+        str(r[1]) for r in spark.sql(f"DESCRIBE TABLE EXTENDED {table}").collect() if r[0] == "Location"
+    )
+    source = Path(location.removeprefix("file://").removeprefix("file:")) / "data" / "imported"
+    source.mkdir(parents=True)  # add_files takes folders inside the table location
     ids = list(range(ROWS))
     pq.write_table(
         pa.table({"id": pa.array(ids, pa.int64()), "s": [f"{i:064d}" for i in ids]}),
         source / "part-0.parquet",
         row_group_size=ROWS // 2,
-    )
-    table = f"floe.{namespace}.t"
-    spark.sql(
-        f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe "
-        "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read')"
     )
     spark.sql(
         f"CALL floe.system.add_files(table => '{namespace}.t', "
