@@ -160,8 +160,8 @@ def test_inspect_a_table_at_a_path_with_spaces_and_unicode(
         lines = _summary(given, capsys)
         assert any(line.startswith("Data files") and " 2 rows," in line for line in lines), lines
         assert any(line.split()[1:3] == ["naïve", "col"] for line in lines), lines
-    for given, named in [(location.parent, location.parent), (location.as_uri(), location)]:
-        assert cli.main(["inspect", str(given)]) == 1
+    for wrong, named in [(str(location.parent), location.parent), (location.as_uri(), location)]:
+        assert cli.main(["inspect", wrong]) == 1
         err = capsys.readouterr().err
         assert err.startswith("floe: Cannot find table metadata") and str(named) in err, err
         assert "Traceback" not in err and len(err.strip().splitlines()) == 1

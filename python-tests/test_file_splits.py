@@ -170,9 +170,8 @@ def test_file_without_split_offsets_and_one_large_row_group(
         f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe "
         "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read')"
     )
-    location = next(
-        str(r[1]) for r in spark.sql(f"DESCRIBE TABLE EXTENDED {table}").collect() if r[0] == "Location"
-    )
+    described = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").collect()
+    location = next(str(r[1]) for r in described if r[0] == "Location")
     source = Path(location.removeprefix("file://").removeprefix("file:")) / "data" / "imported"
     source.mkdir(parents=True)  # add_files takes folders inside the table location
     ids = list(range(ROWS))
