@@ -115,12 +115,14 @@ final class AddFilesProcedure extends FloeProcedure {
       PartitionData partition = partition(ident, spec, schema, values, path);
       partitions.add(partition);
       Metrics metrics;
+      List<Long> splitOffsets;
       try {
         ParquetMetadata footer;
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(file, conf))) {
           footer = reader.getFooter();
         }
         metrics = ImportedParquetMetrics.of(footer, schema.asStruct(), modes);
+        splitOffsets = ImportedParquetMetrics.splitOffsets(footer);
       } catch (IllegalArgumentException e) {
         throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Cannot add file " + path + " to table "
             + tableName(ident) + ": its schema does not match the table's (" + e.getMessage() + "); "
@@ -136,6 +138,7 @@ final class AddFilesProcedure extends FloeProcedure {
           .withRecordCount(metrics.recordCount())
           .withFileSizeInBytes(file.getLen())
           .withMetrics(metrics)
+          .withSplitOffsets(splitOffsets)
           .build());
     }
     if (!added.isEmpty()) {

@@ -10,8 +10,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -129,12 +127,7 @@ public final class FloeParquetWriter implements Closeable {
     writer.close();
     List<BlockMetaData> blocks = writer.getFooter().getBlocks();
     this.metrics = ParquetFooterMetrics.collect(blocks, support.writeSchema(), metricsModes);
-    List<Long> offsets = new ArrayList<>(blocks.size());
-    for (BlockMetaData block : blocks) {
-      offsets.add(block.getStartingPos());
-    }
-    Collections.sort(offsets);
-    this.splitOffsets = Collections.unmodifiableList(offsets);
+    this.splitOffsets = ParquetFooterMetrics.splitOffsets(blocks);
   }
 
   /** Column metrics of the file; only after {@link #close()}. */

@@ -47,6 +47,11 @@ public final class ImportedParquetMetrics {
     return ParquetFooterMetrics.collect(footer.getBlocks(), schema, modes, false);
   }
 
+  /** The file's {@code split_offsets}: its row groups' start offsets, ascending (as written files get). */
+  public static List<Long> splitOffsets(ParquetMetadata footer) {
+    return ParquetFooterMetrics.splitOffsets(footer.getBlocks());
+  }
+
   private static Types.NestedField byName(Types.StructType struct, String name) {
     for (Types.NestedField field : struct.fields()) {
       if (field.name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {

@@ -12,6 +12,8 @@ import java.nio.ByteBuffer;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -47,6 +49,16 @@ final class ParquetFooterMetrics {
       this.leaf = leaf;
       this.mode = mode;
     }
+  }
+
+  /** The start offsets of the row groups, ascending: a data file's {@code split_offsets}. */
+  static List<Long> splitOffsets(List<BlockMetaData> blocks) {
+    List<Long> offsets = new ArrayList<>(blocks.size());
+    for (BlockMetaData block : blocks) {
+      offsets.add(block.getStartingPos());
+    }
+    Collections.sort(offsets);
+    return Collections.unmodifiableList(offsets);
   }
 
   static Metrics collect(List<BlockMetaData> blocks, ParquetWriteSchema schema, MetricsModes modes) {
