@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bench_session import DRIVER_MEMORY, progress, spark_conf, write_report
-from row_level import SCANS, JvmCpu
-from store_sales import source_sql
+from row_level import JvmCpu
+from store_sales import SCANS, source_sql
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

@@ -62,7 +62,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bench_session import DRIVER_MEMORY, progress, ratio, spark_conf, write_report
-from store_sales import DAYS, day, source_sql
+from store_sales import (
+    SCANS,
+    cluster_days,
+    cluster_predicate,
+    day,
+    scatter_predicate,
+    source_sql,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -97,36 +104,17 @@ SUMMARY_KEYS = (
 )  # fmt: skip
 
 
-def cluster_days(files: int) -> tuple[int, int]:
-    """A 10-day (1%) range [first, last) inside one file, the middle one."""
-    per_file = DAYS // files
-    first = (files // 2) * per_file + max(0, (per_file - 10) // 2)
-    return first, first + 10
-
-
 def delete_cases(files: int) -> dict[str, str]:
     """DELETE case -> predicate. Scattered: a hash of the key, so every file holds matches."""
-    first, last = cluster_days(files)
     return {
-        "scatter_0.1pct": "pmod(xxhash64(ss_id, 42), 1000) < 1",
-        "scatter_1pct": "pmod(xxhash64(ss_id, 42), 1000) < 10",
-        "scatter_10pct": "pmod(xxhash64(ss_id, 42), 1000) < 100",
-        "cluster_1pct": f"ss_sold_date >= {day(first)} AND ss_sold_date < {day(last)}",
+        "scatter_0.1pct": scatter_predicate(10),
+        "scatter_1pct": scatter_predicate(100),
+        "scatter_10pct": scatter_predicate(1000),
+        "cluster_1pct": cluster_predicate(files),
     }
 
 
 SCAN_LEVELS = {"0.1pct": "scatter_0.1pct", "1pct": "scatter_1pct", "10pct": "scatter_10pct"}
-NUMERIC = (
-    "ss_id", "ss_item_sk", "ss_customer_sk", "ss_store_sk", "ss_quantity", "ss_ticket_number",
-    "ss_sales_price", "ss_net_profit",
-)  # fmt: skip
-SCANS = {
-    "narrow": "SELECT sum(ss_customer_sk) FROM {src}",
-    "wide": "SELECT "
-    + ", ".join(f"sum({c})" for c in NUMERIC)
-    + ", sum(unix_date(ss_sold_date)), sum(length(ss_channel)), sum(length(ss_promo)),"
-    " sum(length(ss_note)) FROM {src}",
-}
 #: measured pairs per rep: a narrow scan takes a tenth of a wide one and is the noisier
 SCAN_REPEATS = {"narrow": 3, "wide": 1}
 CHECKSUM = "SELECT count(*), bit_xor(xxhash64(*)) FROM {src}"

@@ -1,5 +1,5 @@
 """The generated store_sales-like rows of the row-level benchmarks (bench/row_level.py's W6-W8 and
-the suite's W7): 12 columns (6 BIGINT/INT, 2 DECIMAL, a DATE that grows with the key, 3 STRING),
+the suite's W6-W8): 12 columns (6 BIGINT/INT, 2 DECIMAL, a DATE that grows with the key, 3 STRING),
 keyed by a unique ``ss_id``."""
 
 from __future__ import annotations
@@ -33,3 +33,37 @@ def source_sql(rows: int, files: int, start: int = 0, end: int | None = None, ta
 def day(offset: int) -> str:
     """``DATE '...'``: the day ``offset`` days after the first ss_sold_date."""
     return f"DATE '{datetime.date(2020, 1, 1) + datetime.timedelta(days=offset)}'"
+
+
+def cluster_days(files: int) -> tuple[int, int]:
+    """A 10-day (1%) range [first, last) of ``ss_sold_date`` inside one of ``files`` files of
+    contiguous keys: the middle one."""
+    per_file = DAYS // files
+    first = (files // 2) * per_file + max(0, (per_file - 10) // 2)
+    return first, first + 10
+
+
+def cluster_predicate(files: int) -> str:
+    """Rows of the 10-day range of :func:`cluster_days` (1% of the rows, inside one file)."""
+    first, last = cluster_days(files)
+    return f"ss_sold_date >= {day(first)} AND ss_sold_date < {day(last)}"
+
+
+def scatter_predicate(per_10000: int) -> str:
+    """About ``per_10000`` / 10,000 of the rows, picked by a hash of the key: every file holds
+    matches. The predicates nest (a smaller ``per_10000`` selects a subset)."""
+    return f"pmod(xxhash64(ss_id, 42), 10000) < {per_10000}"
+
+
+NUMERIC = (
+    "ss_id", "ss_item_sk", "ss_customer_sk", "ss_store_sk", "ss_quantity", "ss_ticket_number",
+    "ss_sales_price", "ss_net_profit",
+)  # fmt: skip
+#: Full scans (W1's shapes on this table): ``narrow`` sums one BIGINT, ``wide`` all 12 columns.
+SCANS = {
+    "narrow": "SELECT sum(ss_customer_sk) FROM {src}",
+    "wide": "SELECT "
+    + ", ".join(f"sum({c})" for c in NUMERIC)
+    + ", sum(unix_date(ss_sold_date)), sum(length(ss_channel)), sum(length(ss_promo)),"
+    " sum(length(ss_note)) FROM {src}",
+}

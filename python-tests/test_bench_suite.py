@@ -21,7 +21,7 @@ import jfr_profile  # noqa: E402
 import suite  # noqa: E402
 import suite_report  # noqa: E402
 from suite_api import Case, Workload, answer_digest, goal_met  # noqa: E402
-from workloads import REGISTRY, datasets  # noqa: E402
+from workloads import REGISTRY, datasets, w06_delete, w08_delete_read  # noqa: E402
 from workloads.tpch_answers import digest, normalize  # noqa: E402
 from workloads.w10_index import queries  # noqa: E402
 
@@ -158,7 +158,7 @@ def test_bad_engines_and_workloads_are_usage_errors(capsys: pytest.CaptureFixtur
     for call in (
         lambda: suite.parse_engines(parser, " , "),
         lambda: suite.parse_workloads(parser, ",", REGISTRY),
-        lambda: suite.parse_workloads(parser, "W6", REGISTRY),
+        lambda: suite.parse_workloads(parser, "W13", REGISTRY),
         lambda: suite.check_applicable(parser, w3, ["parquet"]),
     ):
         with pytest.raises(SystemExit):
@@ -166,9 +166,19 @@ def test_bad_engines_and_workloads_are_usage_errors(capsys: pytest.CaptureFixtur
     err = capsys.readouterr().err
     assert "--engines ' , ' names no engine; choose from parquet, iceberg" in err
     assert "--workloads ',' names none; choose from W1, W2, W3" in err
-    assert "unknown workloads ['W6']" in err
+    assert "unknown workloads ['W13']" in err
     assert "none of the workloads runs on parquet (W3: iceberg-default, iceberg-best, floe)" in err
     assert [w.id for w in suite.parse_workloads(parser, "w10, W1", REGISTRY)] == ["W1", "W10"]
+
+
+def test_registry_has_every_workload_in_order_and_row_level_goals_name_cases() -> None:
+    assert [w.id for w in REGISTRY] == [f"W{i}" for i in range(1, 13)]
+    assert set(w06_delete.WORKLOAD.goals) == set(w06_delete.cases(quick=False))
+    assert set(w06_delete.cases(quick=True)) < set(w06_delete.cases(quick=False))
+    assert set(w08_delete_read.levels(quick=True)) < set(w08_delete_read.levels(quick=False))
+    # W8's deletes nest: each level's predicate selects a superset of the previous level's
+    fractions = [n for n, _ in w08_delete_read.levels(quick=False).values()]
+    assert fractions == sorted(fractions)
 
 
 def test_flame_graph_escapes_odd_frame_and_thread_names(tmp_path: Path) -> None:

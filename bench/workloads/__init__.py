@@ -15,7 +15,9 @@ from workloads.w02_selective import WORKLOAD as W02
 from workloads.w03_planning import WORKLOAD as W03
 from workloads.w04_commits import WORKLOAD as W04
 from workloads.w05_expire import WORKLOAD as W05
+from workloads.w06_delete import WORKLOAD as W06
 from workloads.w07_merge import WORKLOAD as W07
+from workloads.w08_delete_read import WORKLOAD as W08
 from workloads.w09_stats import WORKLOAD as W09
 from workloads.w10_index import WORKLOAD as W10
 from workloads.w11_tpch import WORKLOAD as W11
@@ -27,7 +29,9 @@ REGISTRY: list[Workload] = [
     W03,
     W04,
     W05,
+    W06,
     W07,
+    W08,
     W09,
     W10,
     W11,

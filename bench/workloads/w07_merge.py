@@ -25,8 +25,11 @@ import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from store_sales import DAYS, day, source_sql
+from store_sales import cluster_predicate, source_sql
 from suite_api import Case, Context, Workload, answer_digest
+
+from workloads import row_table
+from workloads.row_table import CHECKSUM, FILES, rows_of
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -35,49 +38,33 @@ ENGINES_W7 = ("iceberg-default", "iceberg-best", "delta", "floe")
 ROUNDS = 10
 #: measured 10-round series (quick: 1); each takes 5-20 s per engine, so not ctx.reps
 SERIES = 2
-FILES = 8
-#: Floe's documented setting for MERGE-heavy tables (README 'DELETE, UPDATE and MERGE').
-FLOE_PROPERTIES = {
-    "format-version": "3",
-    "write.delete.mode": "merge-on-read",
-    "write.update.mode": "merge-on-read",
-    "write.merge.mode": "merge-on-read",
-    "write.parquet.compression-codec": "zstd",
-}
-CHECKSUM = "SELECT count(*), bit_xor(xxhash64(*)) FROM {src}"
-
-
-def rows_of(quick: bool) -> int:
-    return 100_000 if quick else 1_000_000
 
 
 def queries(rows: int) -> dict[str, str]:
-    first = (FILES // 2) * (DAYS // FILES) + 57
     return {
         "q_scan": "SELECT count(*), sum(ss_quantity), sum(ss_sales_price) FROM {src}",
         "q_group": "SELECT ss_store_sk, count(*), sum(ss_net_profit) FROM {src} "
         "GROUP BY ss_store_sk",
         "q_range": "SELECT count(*), sum(ss_quantity), max(ss_note) FROM {src} "
-        f"WHERE ss_sold_date >= {day(first)} AND ss_sold_date < {day(first + 10)}",
+        f"WHERE {cluster_predicate(FILES)}",
         "q_point": "SELECT * FROM {src} WHERE ss_id = " + str((rows * 3) // 7),
     }
 
 
-def paths(inputs: Path, quick: bool) -> tuple[Path, list[Path]]:
-    root = inputs / ("w7-quick" if quick else "w7")
-    return root / "base", [root / f"source-r{r}" for r in range(ROUNDS + 1)]
+def sources_of(inputs: Path, quick: bool) -> list[Path]:
+    root = row_table.root(inputs, quick)
+    return [root / f"source-r{r}" for r in range(ROUNDS + 1)]
 
 
 def prepare(spark: SparkSession, inputs: Path, quick: bool) -> None:
-    """The base table and the 11 MERGE sources (round 0 is the warm-up), as zstd Parquet."""
+    """The base table (row_table.base) and the 11 MERGE sources (round 0 is the warm-up), as zstd
+    Parquet."""
     rows = rows_of(quick)
-    base, sources = paths(inputs, quick)
-    marker = base.parent / "_DONE"
+    row_table.base(spark, inputs, quick)
+    sources = sources_of(inputs, quick)
+    marker = row_table.root(inputs, quick) / "_SOURCES_DONE"
     if marker.is_file() and marker.read_text(encoding="utf-8") == str(rows):
         return
-    spark.sql(source_sql(rows, FILES)).write.mode("overwrite").option(
-        "compression", "zstd"
-    ).parquet(str(base))
     inserts = rows // 300
     for r, path in enumerate(sources):
         if r == 0:
@@ -126,17 +113,16 @@ def run(ctx: Context) -> list[Case]:
     import time
 
     rows = rows_of(ctx.quick)
-    base, sources = paths(ctx.inputs, ctx.quick)
+    sources = sources_of(ctx.inputs, ctx.quick)
     views = []
     for r, path in enumerate(sources):
         view = f"w7_source_{r}"
         ctx.spark.read.parquet(str(path)).createOrReplaceTempView(view)
         views.append(view)
-    props = FLOE_PROPERTIES if ctx.engine == "floe" else None
     qs = queries(rows)
 
     def fresh() -> str:
-        table = ctx.create_table("w7", ctx.spark.read.parquet(str(base)), properties=props)
+        table = row_table.create(ctx, "w7")
         ctx.spark.sql(merge_sql(table, views[0])).collect()  # warm-up round, untimed
         return table
 
