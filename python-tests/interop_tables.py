@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     import pyarrow as pa
+    import pyarrow.parquet as pq
     from pyspark.sql import SparkSession
     from pyspark.sql.types import DataType
 
@@ -194,3 +195,16 @@ def _python_value(value: Any, data_type: DataType) -> Any:
 def with_id(row: str, new_id: int) -> str:
     """A row of BATCHES with its ``id`` (the first value) replaced."""
     return f"({new_id}, {row.split(', ', 1)[1]}"
+
+
+def row_group_starts(meta: pq.FileMetaData) -> list[int]:
+    """The file's row-group start offsets, ascending: what a data file's ``split_offsets`` holds
+    (a row group starts at its first column's dictionary page, else at its first data page)."""
+    starts = []
+    for group in range(meta.num_row_groups):
+        first = meta.row_group(group).column(0)
+        pages = [first.data_page_offset]
+        if first.has_dictionary_page:
+            pages.append(first.dictionary_page_offset)
+        starts.append(min(pages))
+    return sorted(starts)

@@ -18,6 +18,7 @@ import fastavro
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+from interop_tables import row_group_starts
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -384,14 +385,7 @@ def _check_file_metrics(data_file: dict[str, Any], schema: dict[str, Any]) -> No
     nan_counts = kv_map(data_file["nan_value_counts"])
     lowers = kv_map(data_file["lower_bounds"])
     uppers = kv_map(data_file["upper_bounds"])
-    starts = []
-    for g in range(meta.num_row_groups):
-        first = meta.row_group(g).column(0)
-        offsets = [first.data_page_offset]
-        if first.has_dictionary_page:
-            offsets.append(first.dictionary_page_offset)
-        starts.append(min(offsets))
-    assert data_file["split_offsets"] == sorted(starts)
+    assert data_file["split_offsets"] == row_group_starts(meta)
 
     for c, fld in enumerate(schema["fields"]):
         fid, type_, name = fld["id"], fld["type"], fld["name"]
