@@ -133,6 +133,24 @@ def test_a_folder_outside_the_table_or_its_metadata_is_refused(
     assert snapshots(spark, table) == 0
 
 
+def test_a_folder_linked_from_outside_the_table_is_refused(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    """A symbolic link inside the table location to a folder outside it: maintenance resolves links
+    and would refuse to delete those files, so add_files refuses them by the same rule."""
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
+    outside = tmp_path / "outside é x"
+    spark.range(3).write.parquet(str(outside))
+    data = location(spark, table) / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "linked").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(AnalysisException, match="through a symbolic link") as refused:
+        add_files(spark, table, data / "linked")
+    assert "outside é x" in str(refused.value) and "nothing was added" in str(refused.value)
+    assert snapshots(spark, table) == 0
+
+
 def test_a_file_the_table_already_has_is_refused(spark: SparkSession, namespace: str) -> None:
     table = f"{namespace}.t"
     spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")

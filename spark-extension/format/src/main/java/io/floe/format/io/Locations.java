@@ -102,6 +102,17 @@ public final class Locations {
 
   /**
    * The real folder of local file {@code location} when a symbolic link takes it outside the real
+   * folder of {@code root} (which {@link #checkInside} would then refuse to delete from); null when
+   * it stays inside, is not local, or its folder does not exist.
+   */
+  public static Path realFolderOutside(String root, String location) {
+    String r = canonical(root);
+    String l = canonical(location);
+    return r == null || l == null ? null : linkedOutside(r, l);
+  }
+
+  /**
+   * The real folder of local file {@code location} when a symbolic link takes it outside the real
    * folder of {@code root}; null when it stays inside, is not local, or its folder does not exist
    * (then there is nothing to delete).
    */

@@ -99,6 +99,13 @@ final class AddFilesProcedure extends FloeProcedure {
     List<FileStatus> files = listFiles(ident, new Path(directory), conf);
     Set<String> present = liveDataFiles(ops, base);
     for (FileStatus file : files) {
+      java.nio.file.Path linked = Locations.realFolderOutside(base.location(), file.getPath().toString());
+      if (linked != null) {
+        throw argumentError("source_table", "Cannot add file " + file.getPath() + " to table " + tableName(ident)
+            + ": it lies, through a symbolic link, in " + linked + ", outside the table location "
+            + base.location() + " (maintenance would refuse to delete it); copy the files into the table "
+            + "location instead of linking them; nothing was added");
+      }
       if (present.contains(Locations.canonical(file.getPath().toString()))) {
         throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Cannot add file " + file.getPath() + " to table "
             + tableName(ident) + ": the table already has it (adding it again would duplicate its rows); "
