@@ -9,20 +9,29 @@ merge-on-read) and Delta (deletion vectors); Iceberg default (copy-on-write) and
 have none. The deletes are scattered (a hash of the key, every file touched) and nest: each level
 is one untimed DELETE of the rows the previous levels left (the same rows for every engine), so
 the table after a level is the table a single DELETE of that fraction leaves (one deletion
-vector per file). Each scan: ``ctx.query_case`` (a warm-up, then ``ctx.reps``), answers checked
-equal across engines; the row count after each DELETE is checked against the generated rows.
-Before the baseline, both scans run ``EXTRA_WARMUPS`` more times untimed (JIT warm-up).
+vector per file). Answers are checked equal across engines, and the row count after each DELETE
+against the generated rows. Before anything is timed, both scans run ``EXTRA_WARMUPS`` times
+untimed (JIT warm-up).
 
-Cases ``a wide 0%`` and ``b narrow 0%`` (no deletes), then ``a wide 1%`` ... ; each case's extra
-``overhead`` is its median over the same engine's median without deletes, minus 1. Goals are not
-ratios to a peer, so they are Floe's own goals (``extra["own_goal"]``): overhead <= 3% up to 1%
-deleted, <= 10% at 10%, <= 25% at 50%.
+Cases ``a wide 0%`` and ``b narrow 0%`` (no deletes, for comparing engines), then ``a wide 1%``
+... . Each level's overhead is measured against the same table without deletes at that moment:
+the table as of its version before the first DELETE (time travel: the same data files, no delete
+files), timed back to back with the scan after deletes in ABBA order, a warm-up of both first.
+``overhead`` is the median of the paired ratios (deleted / without deletes) minus 1, so a JVM
+that is still warming up, or a machine whose load drifts, does not move it (measuring the baseline
+once, first, made every engine's overheads negative). Goals are not ratios to a peer, so they are
+Floe's own goals (``extra["own_goal"]``): overhead <= 3% up to 1% deleted, <= 10% at 10%, <= 25%
+at 50%.
 """
 
 from __future__ import annotations
 
+import statistics
+import time
+from typing import Any
+
 from store_sales import SCANS, scatter_predicate, source_sql
-from suite_api import Case, Context, Workload
+from suite_api import Case, Context, Workload, answer_digest
 
 from workloads import row_table
 from workloads.row_table import FILES, rows_of
@@ -32,8 +41,7 @@ ENGINES_W8 = ("iceberg-best", "delta", "floe")
 LEVELS = {"0.1%": (10, 0.03), "1%": (100, 0.03), "10%": (1000, 0.10), "50%": (5000, 0.25)}
 QUICK_LEVELS = ("1%", "50%")
 SHAPES = {"a wide": SCANS["wide"], "b narrow": SCANS["narrow"]}
-#: untimed runs of both scans before the baseline (besides ``ctx.query_case``'s warm-up): the
-#: baseline is the JVM's first measurement, and a cold JIT made it the slowest (overheads < 0)
+#: untimed runs of both scans before the first measurement (besides each case's own warm-up)
 EXTRA_WARMUPS = 3
 
 
@@ -41,18 +49,51 @@ def levels(quick: bool) -> dict[str, tuple[int, float]]:
     return {k: v for k, v in LEVELS.items() if not quick or k in QUICK_LEVELS}
 
 
+def as_of_now(ctx: Context, table: str) -> str:
+    """``table`` as of its current version, as SQL (time travel), for reading it unchanged after
+    later commits: ``VERSION AS OF`` its current snapshot id (Iceberg, Floe) or version (Delta)."""
+    if ctx.engine == "delta":
+        version = ctx.spark.sql(f"DESCRIBE HISTORY {table} LIMIT 1").collect()[0]["version"]
+    else:
+        version = ctx.spark.sql(
+            f"SELECT snapshot_id FROM {table}.snapshots ORDER BY committed_at DESC LIMIT 1"
+        ).collect()[0][0]
+    return f"{table} VERSION AS OF {int(version)}"
+
+
+def paired_case(ctx: Context, name: str, sql: str, base_sql: str, **extra: Any) -> Case:
+    """A :class:`Case` timing ``sql``, each repetition back to back with ``base_sql`` (ABBA
+    order, one warm-up of each first); ``extra["overhead"]`` is the median of the paired ratios
+    minus 1, ``extra["base_seconds"]`` the baseline's times."""
+    answer = answer_digest(ctx.spark.sql(sql).collect())
+    timed: dict[str, list[float]] = {sql: [], base_sql: []}
+    for i in range(ctx.warmups + ctx.reps):
+        for query in (sql, base_sql) if i % 2 == 0 else (base_sql, sql):
+            started = time.perf_counter()
+            ctx.spark.sql(query).collect()
+            if i >= ctx.warmups:
+                timed[query].append(time.perf_counter() - started)
+    ratios = [d / b for d, b in zip(timed[sql], timed[base_sql], strict=True)]
+    return ctx.case(
+        name,
+        timed[sql],
+        answer=answer,
+        overhead=statistics.median(ratios) - 1,
+        base_seconds=timed[base_sql],
+        **extra,
+    )
+
+
 def run(ctx: Context) -> list[Case]:
     rows = rows_of(ctx.quick)
     table = row_table.create(ctx, "w8")
     found: list[Case] = []
-    base: dict[str, float] = {}
-    for _ in range(EXTRA_WARMUPS):  # the first scans of a JVM are slow: not the baseline's fault
+    for _ in range(EXTRA_WARMUPS):  # the first scans of a JVM are slow
         for sql in SHAPES.values():
             ctx.spark.sql(sql.format(src=table)).collect()
     for shape, sql in SHAPES.items():
-        case = ctx.query_case(f"{shape} 0%", sql.format(src=table), rows=rows)
-        base[shape] = case.median
-        found.append(case)
+        found.append(ctx.query_case(f"{shape} 0%", sql.format(src=table), rows=rows))
+    unchanged = as_of_now(ctx, table)
     for level, (per_10000, goal) in levels(ctx.quick).items():
         predicate = scatter_predicate(per_10000)
         ctx.spark.sql(f"DELETE FROM {table} WHERE {predicate}").collect()
@@ -67,14 +108,18 @@ def run(ctx: Context) -> list[Case]:
                 f"W8 {ctx.engine}: {count} rows after deleting {level}, expected {expected}"
             )
         for shape, sql in SHAPES.items():
-            case = ctx.query_case(f"{shape} {level}", sql.format(src=table), rows=count)
-            overhead = case.median / base[shape] - 1
-            case.extra["overhead"] = overhead
-            case.extra["rows_deleted"] = rows - count
+            case = paired_case(
+                ctx,
+                f"{shape} {level}",
+                sql.format(src=table),
+                sql.format(src=unchanged),
+                rows=count,
+                rows_deleted=rows - count,
+            )
             if ctx.engine == "floe":
                 case.extra["own_goal"] = {
-                    "metric": "overhead vs the scan without deletes",
-                    "value": overhead,
+                    "metric": "overhead vs the same table without deletes",
+                    "value": case.extra["overhead"],
                     "goal": goal,
                 }
             found.append(case)
