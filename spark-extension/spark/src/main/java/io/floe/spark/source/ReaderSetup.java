@@ -2,7 +2,10 @@ package io.floe.spark.source;
 
 import io.floe.format.OptionErrors;
 import io.floe.spark.util.SparkExceptions;
+import java.util.HashMap;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
@@ -11,7 +14,8 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * What every read of Floe data files gives its {@link FloeReaderFactory}, built once per scan on the
- * driver: the session's Hadoop configuration, broadcast so that each executor deserializes it once;
+ * driver: the session's Hadoop configuration, broadcast so that each executor deserializes it once
+ * (and reused by the next scans while it is unchanged, see {@link SharedConf});
  * the rows per batch (the {@value #BATCH_SIZE} read option, else Spark's
  * {@value #SPARK_BATCH_SIZE}); and the table and snapshot a reader names when a file is missing.
  * Used by {@link FloeScan}, {@link FileSetScan}, {@link FloeChangelogScan} and
@@ -21,6 +25,8 @@ final class ReaderSetup {
   /** Read option: rows per columnar batch. */
   static final String BATCH_SIZE = "batch-size";
   static final String SPARK_BATCH_SIZE = "spark.sql.parquet.columnarReaderBatchSize";
+
+  private static final SharedConf<SparkContext, Broadcast<SerializableConfiguration>> LAST_CONF = new SharedConf<>();
 
   private final Broadcast<SerializableConfiguration> conf;
   private final int batchSize;
@@ -43,9 +49,19 @@ final class ReaderSetup {
   static ReaderSetup of(String tableName, Long snapshotId, Map<String, String> options) {
     SparkSession spark = SparkSession.active();
     int batchSize = batchSize(tableName, options, spark.conf().get(SPARK_BATCH_SIZE, "4096"));
-    Broadcast<SerializableConfiguration> conf = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .broadcast(new SerializableConfiguration(spark.sessionState().newHadoopConf()));
-    return new ReaderSetup(conf, batchSize, tableName, snapshotId);
+    return new ReaderSetup(hadoopConf(spark), batchSize, tableName, snapshotId);
+  }
+
+  /** The session's Hadoop configuration, broadcast: the last broadcast while it is unchanged (see {@link SharedConf}). */
+  private static Broadcast<SerializableConfiguration> hadoopConf(SparkSession spark) {
+    Configuration conf = spark.sessionState().newHadoopConf();
+    Map<String, String> entries = new HashMap<>();
+    for (Map.Entry<String, String> e : conf) {
+      entries.put(e.getKey(), e.getValue());
+    }
+    SparkContext context = spark.sparkContext();
+    return LAST_CONF.get(context, entries, b -> b.isValid() && !context.isStopped(),
+        () -> JavaSparkContext.fromSparkContext(context).broadcast(new SerializableConfiguration(conf)));
   }
 
   /** A reader factory of data files read with {@code readSchema} (columns carrying field ids). */
