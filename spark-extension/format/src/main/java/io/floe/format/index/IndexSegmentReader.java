@@ -8,18 +8,20 @@ import io.floe.format.puffin.BlobMetadata;
 import io.floe.format.puffin.Puffin;
 import io.floe.format.puffin.PuffinReader;
 import io.floe.format.types.Type;
+import io.floe.format.util.WeightedCache;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Reads one segment lazily: the Puffin footer when first needed, then the directory and the files
- * blob, then only the pages a lookup needs (the last few are kept). Not thread-safe; open one per
- * thread. Every failure is an {@link IndexException} naming the table, the index and the file.
+ * blob, then only the pages a lookup needs (the last few are kept, and decoded pages are shared by
+ * all readers of the JVM, see {@code SHARED_PAGES}). Not thread-safe; open one per thread. Every failure is an {@link IndexException} naming the table, the index and the file.
  * <pre>
  *   IndexSegmentReader reader = IndexSegmentReader.open(table, index, segment, keyType, io.newInputFile(path));
  *   MatchingFiles matches = reader.lookup(boundFilter);
@@ -27,6 +29,23 @@ import org.roaringbitmap.RoaringBitmap;
  */
 public final class IndexSegmentReader {
   private static final int CACHED_PAGES = 16;
+  /** A decoded page takes a few times its uncompressed bytes (boxed keys, bitmaps)... */
+  private static final long PAGE_BYTES_FACTOR = 3;
+  /** ... plus this much per entry. */
+  private static final long PAGE_ENTRY_OVERHEAD = 96;
+
+  /**
+   * Everything a decoded page depends on: the segment file (never rewritten in place: a new segment
+   * gets a new name), the page, and how it is read (index type, key type, covered file count).
+   */
+  private record PageKey(String path, long fileSize, int page, IndexType type, String keyType, int fileCount) {}
+
+  /**
+   * Pages decoded by any reader in this JVM, so that the next query looking up the same keys decodes
+   * no page again: at most a thirty-second of the maximum heap, a page unused for a minute dropped.
+   */
+  private static final WeightedCache<PageKey, IndexPage> SHARED_PAGES = new WeightedCache<>(
+      Runtime.getRuntime().maxMemory() / 32, TimeUnit.SECONDS.toNanos(60), System::nanoTime);
 
   private final String table;
   private final TableIndex index;
@@ -118,29 +137,41 @@ public final class IndexSegmentReader {
     IndexPage page = pages.get(number);
     if (page == null) {
       IndexDirectory.PageRef ref = directory().pages().get(number);
-      BlobMetadata blob = blob(IndexBlobTypes.PAGES);
-      if (ref.offset() + ref.storedLength() > blob.length()) {
-        throw corrupt("page " + number, "a page within the " + blob.length() + " bytes of the pages blob",
-            "offset " + ref.offset() + ", length " + ref.storedLength());
-      }
-      byte[] stored = read(() -> puffin.readRange(blob.offset() + ref.offset(), ref.storedLength()));
-      byte[] body = guard(() -> IndexPage.decompress(stored, ref.length(), "page " + number));
-      page = guard(() -> IndexPage.decode(index.type(), keyType, body, fileCount(), "page " + number));
-      if (page.size() != ref.entries() || IndexKeys.ORDER.compare(page.key(0), ref.firstKey()) != 0
-          || IndexKeys.ORDER.compare(page.key(page.size() - 1), ref.lastKey()) != 0) {
-        throw corrupt("page " + number, ref.entries() + " keys from " + ref.firstKey() + " to " + ref.lastKey()
-            + " (as the directory says)", page.size() + " keys from " + page.key(0) + " to "
-            + page.key(page.size() - 1));
-      }
+      PageKey key = new PageKey(segment.path(), segment.fileSizeInBytes(), number, index.type(), keyType.toString(),
+          fileCount());
+      page = SHARED_PAGES.get(key, () -> decodePage(number, ref),
+          decoded -> (long) ref.length() * PAGE_BYTES_FACTOR + (long) decoded.size() * PAGE_ENTRY_OVERHEAD);
       pages.put(number, page);
     }
     return page;
   }
 
-  /** Calls {@code action} with every key and its files, in key order (reads every page: for merges). */
+  /** Reads, decodes and checks page {@code number}, which the directory describes as {@code ref}. */
+  private IndexPage decodePage(int number, IndexDirectory.PageRef ref) {
+    BlobMetadata blob = blob(IndexBlobTypes.PAGES);
+    if (ref.offset() + ref.storedLength() > blob.length()) {
+      throw corrupt("page " + number, "a page within the " + blob.length() + " bytes of the pages blob",
+          "offset " + ref.offset() + ", length " + ref.storedLength());
+    }
+    byte[] stored = read(() -> puffin.readRange(blob.offset() + ref.offset(), ref.storedLength()));
+    byte[] body = guard(() -> IndexPage.decompress(stored, ref.length(), "page " + number));
+    IndexPage page = guard(() -> IndexPage.decode(index.type(), keyType, body, fileCount(), "page " + number));
+    if (page.size() != ref.entries() || IndexKeys.ORDER.compare(page.key(0), ref.firstKey()) != 0
+        || IndexKeys.ORDER.compare(page.key(page.size() - 1), ref.lastKey()) != 0) {
+      throw corrupt("page " + number, ref.entries() + " keys from " + ref.firstKey() + " to " + ref.lastKey()
+          + " (as the directory says)", page.size() + " keys from " + page.key(0) + " to "
+          + page.key(page.size() - 1));
+    }
+    return page;
+  }
+
+  /**
+   * Calls {@code action} with every key and its files, in key order (reads every page: for merges,
+   * which neither use nor fill the pages shared with lookups).
+   */
   void forEachEntry(BiConsumer<Object, RoaringBitmap> action) {
     for (int p = 0; p < directory().pages().size(); p++) {
-      IndexPage page = page(p);
+      IndexPage page = decodePage(p, directory().pages().get(p));
       for (int i = 0; i < page.size(); i++) {
         action.accept(page.key(i), page.files(i));
       }

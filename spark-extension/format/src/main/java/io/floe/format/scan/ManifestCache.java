@@ -5,10 +5,8 @@ import io.floe.format.manifest.ManifestContent;
 import io.floe.format.manifest.ManifestEntry;
 import io.floe.format.manifest.ManifestFile;
 import io.floe.format.partition.PartitionSpec;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import io.floe.format.util.WeightedCache;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -44,25 +42,7 @@ public final class ManifestCache {
   private record Key(String path, long length, ManifestContent content, Long snapshotId, long sequenceNumber,
       long minSequenceNumber, Long firstRowId, int specId, String partitionType) {}
 
-  /** Decoded entries and when planning last used them ({@link #clock} nanoseconds). */
-  private static final class Kept {
-    final List<? extends ManifestEntry<?>> entries;
-    final long weight;
-    long lastUsed;
-
-    Kept(List<? extends ManifestEntry<?>> entries, long weight, long lastUsed) {
-      this.entries = entries;
-      this.weight = weight;
-      this.lastUsed = lastUsed;
-    }
-  }
-
-  private final long maxWeight;
-  private final LongSupplier clock;
-  private final Map<Key, Kept> kept = new LinkedHashMap<>(64, 0.75f, true);
-  private long weight = 0;
-  private long hits = 0;
-  private long misses = 0;
+  private final WeightedCache<Key, List<? extends ManifestEntry<?>>> cache;
 
   public ManifestCache(long maxWeight) {
     this(maxWeight, System::nanoTime);
@@ -73,8 +53,7 @@ public final class ManifestCache {
     if (maxWeight < 0) {
       throw new IllegalArgumentException("Invalid manifest cache size: " + maxWeight + " bytes");
     }
-    this.maxWeight = maxWeight;
-    this.clock = clock;
+    this.cache = new WeightedCache<>(maxWeight, IDLE_NANOS, clock);
   }
 
   /** The cache planning uses in this JVM. */
@@ -92,44 +71,8 @@ public final class ManifestCache {
     Key key = new Key(manifest.path(), manifest.length(), manifest.content(), manifest.snapshotId(),
         manifest.sequenceNumber(), manifest.minSequenceNumber(), manifest.firstRowId(), spec.specId(),
         spec.partitionType().toString());
-    synchronized (this) {
-      long now = clock.getAsLong();
-      dropIdle(now);
-      Kept k = kept.get(key);
-      if (k != null) {
-        hits++;
-        k.lastUsed = now;
-        return (List<ManifestEntry<F>>) k.entries;
-      }
-      misses++;
-    }
-    List<ManifestEntry<F>> entries = List.copyOf(read.get());
-    long w = weight(manifest, entries.size());
-    synchronized (this) {
-      if (w <= maxWeight) {
-        Kept old = kept.put(key, new Kept(entries, w, clock.getAsLong()));
-        weight += w - (old == null ? 0 : old.weight);
-        Iterator<Kept> eldest = kept.values().iterator();
-        while (weight > maxWeight && eldest.hasNext()) {
-          weight -= eldest.next().weight;
-          eldest.remove();
-        }
-      }
-    }
-    return entries;
-  }
-
-  /** Drops the manifests unused for {@link #IDLE_NANOS}: the least recently used come first. */
-  private void dropIdle(long now) {
-    Iterator<Kept> eldest = kept.values().iterator();
-    while (eldest.hasNext()) {
-      Kept k = eldest.next();
-      if (now - k.lastUsed < IDLE_NANOS) {
-        return;
-      }
-      weight -= k.weight;
-      eldest.remove();
-    }
+    return (List<ManifestEntry<F>>) cache.get(key, () -> List.copyOf(read.get()),
+        entries -> weight(manifest, entries.size()));
   }
 
   /** The estimated heap taken by {@code entries} decoded entries of {@code manifest}. */
@@ -137,24 +80,23 @@ public final class ManifestCache {
     return manifest.length() * BYTES_FACTOR + entries * ENTRY_OVERHEAD;
   }
 
-  public synchronized void clear() {
-    kept.clear();
-    weight = 0;
+  public void clear() {
+    cache.clear();
   }
 
-  public synchronized long hits() {
-    return hits;
+  public long hits() {
+    return cache.hits();
   }
 
-  public synchronized long misses() {
-    return misses;
+  public long misses() {
+    return cache.misses();
   }
 
-  public synchronized int size() {
-    return kept.size();
+  public int size() {
+    return cache.size();
   }
 
-  public synchronized long weight() {
-    return weight;
+  public long weight() {
+    return cache.weight();
   }
 }
