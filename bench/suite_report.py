@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import platform
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,14 +90,28 @@ def answers_differ(by_engine: dict[str, Case]) -> str | None:
     return "answers differ: " + "; ".join(f"{', '.join(g)} = {a}" for a, g in groups.items())
 
 
-def own_goals(case: Case) -> list[dict[str, Any]]:
+def own_goals(case: Case, by_engine: Mapping[str, Case] | None = None) -> list[dict[str, Any]]:
     """``case.extra["own_goal"]``: one ``{"metric", "value", "goal"}`` or a list of them; the
-    ones with a numeric value and goal."""
+    ones with a numeric value and goal. A goal relative to a peer, ``{"metric", "value", "peer",
+    "peer_key", "factor"}``, is resolved against the peer's case of the same name in ``by_engine``:
+    ``goal = factor * max(0, peer case's extra[peer_key])`` (a peer whose value is not positive
+    leaves a goal of 0), with ``"peer_value"`` added; left out when the peer has no such value."""
     found = case.extra.get("own_goal")
     goals = found if isinstance(found, list) else [found]
+    resolved: list[dict[str, Any]] = []
+    for g in goals:
+        if not isinstance(g, dict):
+            continue
+        if "goal" not in g and {"peer", "peer_key", "factor"} <= g.keys():
+            peer = (by_engine or {}).get(str(g["peer"]))
+            peer_value = peer.extra.get(str(g["peer_key"])) if peer is not None else None
+            if not isinstance(peer_value, int | float) or not isinstance(g["factor"], int | float):
+                continue
+            g = {**g, "goal": g["factor"] * max(0.0, peer_value), "peer_value": peer_value}
+        resolved.append(g)
     return [
-        g for g in goals
-        if isinstance(g, dict) and {"metric", "value", "goal"} <= g.keys()
+        g for g in resolved
+        if {"metric", "value", "goal"} <= g.keys()
         and all(isinstance(g[k], int | float) for k in ("value", "goal"))
     ]  # fmt: skip
 
@@ -126,12 +140,14 @@ def goal_lines(workload: Workload, table: dict[str, dict[str, Case]]) -> list[tu
             lines.append((met, sentence))
     for by_engine in table.values():
         floe = by_engine.get("floe")
-        for own in own_goals(floe) if floe is not None else []:
+        for own in own_goals(floe, by_engine) if floe is not None else []:
             value, goal = float(own["value"]), float(own["goal"])
             met = value <= goal
             name = floe.name if floe else ""
             verdict = "met" if met else "MISSED"
-            sentence = f"{workload.id} {name}: {own['metric']} {value:.3g}, goal <= {goal:g}"
+            sentence = f"{workload.id} {name}: {own['metric']} {value:.3g}, goal <= {goal:.3g}"
+            if "peer_value" in own:
+                sentence += f" ({own['factor']:g}x {own['peer']}'s {float(own['peer_value']):.3g})"
             lines.append((met, f"{sentence}: {verdict}"))
     return lines
 

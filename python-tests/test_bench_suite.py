@@ -152,6 +152,28 @@ def test_per_sample_cases_are_judged_on_the_median_and_own_goals_are_listed() ->
     assert not lines[0][0] and "worst 5.00" in lines[0][1]
 
 
+def test_an_own_goal_relative_to_a_peer_is_resolved_from_the_peers_case() -> None:
+    workload = Workload("W96", "t", "row-level", ("iceberg-best", "floe"), _noop, _nothing)
+    relative = {"metric": "overhead", "value": 0.04, "peer": "iceberg-best",
+                "peer_key": "overhead", "factor": 0.5}  # fmt: skip
+
+    def lines(peer_overhead: float | None) -> list[tuple[bool, str]]:
+        peer_extra = {} if peer_overhead is None else {"overhead": peer_overhead}
+        cases = [
+            Case("b narrow 1%", "iceberg-best", [1.0], extra=peer_extra),
+            Case("b narrow 1%", "floe", [1.0], extra={"own_goal": [relative]}),
+        ]
+        return suite_report.goal_lines(workload, suite_report.case_table(cases))
+
+    ((met, sentence),) = lines(0.2)
+    assert met and "overhead 0.04, goal <= 0.1 (0.5x iceberg-best's 0.2): met" in sentence
+    ((met, sentence),) = lines(0.06)
+    assert not met and "goal <= 0.03 (0.5x iceberg-best's 0.06): MISSED" in sentence
+    ((met, sentence),) = lines(-0.1)  # a peer without overhead leaves a goal of 0
+    assert not met and "goal <= 0 (0.5x iceberg-best's -0.1): MISSED" in sentence
+    assert lines(None) == []  # the peer has no such value: nothing to judge
+
+
 def test_bad_engines_and_workloads_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser()
     w3 = suite.parse_workloads(parser, "W3", REGISTRY)
