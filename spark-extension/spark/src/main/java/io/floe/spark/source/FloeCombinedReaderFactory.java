@@ -12,7 +12,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Reads a {@link FloeCombinedInputPartition} file after file with the readers of {@code files};
- * any other partition goes to {@code files} directly. Each file's reader is opened when the
+ * any other partition goes to {@code files} directly (a {@link FloeKeyedInputPartition} without its key). Each file's reader is opened when the
  * previous one is exhausted and closed before the next opens. The files of a task share one
  * {@link DeleteLoader.TaskDeletes}, so that a delete file several of them need is read once.
  */
@@ -24,7 +24,8 @@ final class FloeCombinedReaderFactory implements PartitionReaderFactory {
   }
 
   @Override
-  public boolean supportColumnarReads(InputPartition partition) {
+  public boolean supportColumnarReads(InputPartition keyed) {
+    InputPartition partition = FloeKeyedInputPartition.files(keyed);
     if (partition instanceof FloeCombinedInputPartition) {
       return ((FloeCombinedInputPartition) partition).files().stream().allMatch(files::supportColumnarReads);
     }
@@ -32,7 +33,8 @@ final class FloeCombinedReaderFactory implements PartitionReaderFactory {
   }
 
   @Override
-  public PartitionReader<InternalRow> createReader(InputPartition partition) {
+  public PartitionReader<InternalRow> createReader(InputPartition keyed) {
+    InputPartition partition = FloeKeyedInputPartition.files(keyed);
     if (partition instanceof FloeCombinedInputPartition combined) {
       if (files instanceof FloeReaderFactory floe) {
         return new Chained<>(combined.files(), floe.taskDeletes(combined.files()), floe::createReader);
@@ -43,7 +45,8 @@ final class FloeCombinedReaderFactory implements PartitionReaderFactory {
   }
 
   @Override
-  public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
+  public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition keyed) {
+    InputPartition partition = FloeKeyedInputPartition.files(keyed);
     if (partition instanceof FloeCombinedInputPartition combined) {
       if (files instanceof FloeReaderFactory floe) {
         return new Chained<>(combined.files(), floe.taskDeletes(combined.files()), floe::createColumnarReader);

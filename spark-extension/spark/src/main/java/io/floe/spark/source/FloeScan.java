@@ -38,8 +38,11 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportPartitioning;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
+import org.apache.spark.sql.connector.read.partitioning.Partitioning;
+import org.apache.spark.sql.connector.read.partitioning.UnknownPartitioning;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -50,7 +53,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * drop planned files whose partition values or column bounds cannot match, without re-reading
  * manifests.
  */
-public final class FloeScan implements Scan, Batch, SupportsReportStatistics, SupportsRuntimeV2Filtering {
+public final class FloeScan
+    implements Scan, Batch, SupportsReportStatistics, SupportsRuntimeV2Filtering, SupportsReportPartitioning {
   private final TableView table;
   private final StructType requested;
   private final Expression filter;
@@ -61,6 +65,9 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   private final List<Predicate> runtimeFilters = new ArrayList<>();
   private int runtimeSkippedFiles = 0;
   private List<IndexPlanner.IndexUsage> indexUsages = List.of();
+  private StructType output = null;
+  private boolean singleTaskDecided = false;
+  private SingleTaskPartitioning singleTask = null;
 
   FloeScan(TableView table, StructType requested, Expression filter, Predicate[] pushed,
       CaseInsensitiveStringMap options, boolean fileFiltering) {
@@ -72,9 +79,55 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
     this.fileFiltering = fileFiltering;
   }
 
+  /**
+   * The requested columns, plus the key columns of a {@link SingleTaskPartitioning} that Spark did
+   * not request (Spark uses a reported key only when the scan outputs it, and projects it away).
+   * Planning happens here only when such a column could be missing.
+   */
   @Override
-  public StructType readSchema() {
-    return requested;
+  public synchronized StructType readSchema() {
+    if (output == null) {
+      output = requested;
+      Set<String> names = Set.of(requested.fieldNames());
+      boolean keyMayBeMissing = !fileFiltering && table.metadata().specs().stream()
+          .flatMap(spec -> spec.fields().stream())
+          .anyMatch(f -> f.transform().isIdentity() && table.readSchema().asStruct().field(f.sourceId()) != null
+              && !names.contains(table.readSchema().asStruct().field(f.sourceId()).name()));
+      SingleTaskPartitioning single = keyMayBeMissing ? singleTask() : null;
+      if (single != null) {
+        StructType all = SparkSchemas.convert(table.readSchema());
+        for (Types.NestedField column : single.columns()) {
+          if (!names.contains(column.name())) {
+            output = output.add(all.apply(column.name()));
+          }
+        }
+      }
+    }
+    return output;
+  }
+
+  /** Decided once, from the planned files before runtime filtering; null for a row-level operation's scan. */
+  private synchronized SingleTaskPartitioning singleTask() {
+    if (!singleTaskDecided) {
+      singleTaskDecided = true;
+      if (!fileFiltering) {
+        List<FileScanTask> tasks = plan().tasks();
+        singleTask = SingleTaskPartitioning.of(table.readSchema(), tasks,
+            FilePacking.pack(table, options, tasks, this::partitionRow).length);
+      }
+    }
+    return singleTask;
+  }
+
+  /** See {@link SingleTaskPartitioning}: one partition keyed by identity columns, or nothing. */
+  @Override
+  public synchronized Partitioning outputPartitioning() {
+    SingleTaskPartitioning single = singleTask();
+    Set<String> out = Set.of(readSchema().fieldNames());
+    if (single == null || !single.columns().stream().allMatch(c -> out.contains(c.name()))) {
+      return new UnknownPartitioning(0);
+    }
+    return single.partitioning();
   }
 
   @Override
@@ -294,12 +347,18 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
 
   /** One task per group of files, packed as Spark packs the files of a plain Parquet scan (see {@link FilePacking}). */
   @Override
-  public InputPartition[] planInputPartitions() {
+  public synchronized InputPartition[] planInputPartitions() {
     if (!table.isTimeTravel()) {
       QueryReads.record(SparkSession.active().sparkContext(), QueryReads.key(table.name(), table.branch()),
           snapshotId(), filter);
     }
-    return FilePacking.pack(table, options, plan().tasks(), this::partitionRow);
+    InputPartition[] packed = FilePacking.pack(table, options, plan().tasks(), this::partitionRow);
+    if (singleTaskDecided && singleTask != null) { // every partition carries the key: one, or none after runtime filters
+      for (int i = 0; i < packed.length; i++) {
+        packed[i] = new FloeKeyedInputPartition(packed[i], singleTask.key());
+      }
+    }
+    return packed;
   }
 
   private Types.StructType partitionUnionType = null;
@@ -340,7 +399,7 @@ public final class FloeScan implements Scan, Batch, SupportsReportStatistics, Su
   @Override
   public PartitionReaderFactory createReaderFactory() {
     Schema schema = table.readSchema();
-    StructType withIds = markMetadataColumns(SparkSchemas.withFieldIds(schema, requested));
+    StructType withIds = markMetadataColumns(SparkSchemas.withFieldIds(schema, readSchema()));
     return new FloeCombinedReaderFactory(ReaderSetup.of(table.name(), snapshotId(), options).files(withIds));
   }
 
