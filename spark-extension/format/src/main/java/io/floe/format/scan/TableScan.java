@@ -33,7 +33,8 @@ import java.util.function.Function;
 /**
  * Plans the files of a snapshot that may hold rows matching a filter: manifests are pruned by their
  * partition summaries, entries by partition value and by column bounds. Manifests are read and pruned in
- * parallel, on a pool of at most 16 threads, through the {@link ManifestCache}.
+ * parallel, on a pool of at most 16 threads, through the {@link ManifestCache}; the manifest list
+ * through the {@link ManifestListCache}.
  */
 public final class TableScan {
   // reads are mostly waits on object stores: more threads than cores, but a bounded number
@@ -50,10 +51,12 @@ public final class TableScan {
   private final Expression filter;
   private final Schema schema;
   private final ManifestCache cache;
+  private final ManifestListCache lists;
 
   private TableScan(FileIO io, TableMetadata metadata, Snapshot snapshot, Expression filter, Schema schema,
-      ManifestCache cache) {
+      ManifestCache cache, ManifestListCache lists) {
     this.cache = cache;
+    this.lists = lists;
     this.io = io;
     this.metadata = metadata;
     this.snapshot = snapshot;
@@ -63,15 +66,15 @@ public final class TableScan {
 
   public static TableScan of(FileIO io, TableMetadata metadata) {
     return new TableScan(io, metadata, metadata.currentSnapshot(), Expressions.alwaysTrue(), metadata.schema(),
-        ManifestCache.shared());
+        ManifestCache.shared(), ManifestListCache.shared());
   }
 
   public TableScan useSnapshot(Snapshot snap) {
-    return new TableScan(io, metadata, snap, filter, schema, cache);
+    return new TableScan(io, metadata, snap, filter, schema, cache, lists);
   }
 
   public TableScan filter(Expression expr) {
-    return new TableScan(io, metadata, snapshot, Expressions.and(filter, expr), schema, cache);
+    return new TableScan(io, metadata, snapshot, Expressions.and(filter, expr), schema, cache, lists);
   }
 
   /**
@@ -80,12 +83,17 @@ public final class TableScan {
    * dropped since then binds to the field id it had, not to whatever holds its name now.
    */
   public TableScan schema(Schema readSchema) {
-    return new TableScan(io, metadata, snapshot, filter, readSchema, cache);
+    return new TableScan(io, metadata, snapshot, filter, readSchema, cache, lists);
   }
 
   /** Reads manifests through {@code manifestCache} instead of the shared one (tests). */
   public TableScan manifestCache(ManifestCache manifestCache) {
-    return new TableScan(io, metadata, snapshot, filter, schema, manifestCache);
+    return new TableScan(io, metadata, snapshot, filter, schema, manifestCache, lists);
+  }
+
+  /** Reads the manifest list through {@code manifestListCache} instead of the shared one (tests). */
+  public TableScan manifestListCache(ManifestListCache manifestListCache) {
+    return new TableScan(io, metadata, snapshot, filter, schema, cache, manifestListCache);
   }
 
   public Snapshot snapshot() {
@@ -100,7 +108,8 @@ public final class TableScan {
     if (snapshot == null) {
       return new ScanPlan(List.of(), new ScanMetrics(0, 0, 0, 0, 0, 0, 0));
     }
-    List<ManifestFile> manifests = ManifestLists.read(io.newInputFile(snapshot.manifestListLocation()));
+    List<ManifestFile> manifests = lists.manifests(snapshot,
+        () -> ManifestLists.read(io.newInputFile(snapshot.manifestListLocation())));
     Map<Integer, PartitionSpec> specs = new HashMap<>();
     metadata.specsById().forEach((id, spec) -> specs.put(id, spec.withSchema(schema)));
     Map<Integer, ManifestEvaluator> manifestEvaluators = new HashMap<>();
