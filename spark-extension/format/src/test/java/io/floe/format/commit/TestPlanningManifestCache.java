@@ -10,8 +10,11 @@ import io.floe.format.metadata.Snapshot;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.scan.ManifestCache;
+import io.floe.format.scan.ManifestListCache;
 import io.floe.format.scan.ScanPlan;
 import io.floe.format.scan.TableScan;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,7 +22,10 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** Planning through a {@link ManifestCache}: no manifest decoded twice, never a stale or different plan. */
+/**
+ * Planning through a {@link ManifestCache} and a {@link ManifestListCache}: no manifest or manifest
+ * list decoded twice, never a stale or different plan.
+ */
 public class TestPlanningManifestCache {
   @Rule
   public TemporaryFolder temp = new TemporaryFolder();
@@ -140,5 +146,62 @@ public class TestPlanningManifestCache {
     ScanPlan latest = plan(ops, cache, null, null);
     assertEquals(4, latest.tasks().size());
     assertEquals("everything idle was dropped, then the latest plan's four decoded again", 4, cache.size());
+  }
+
+  // the manifest list, through a ManifestListCache: no list decoded twice, each snapshot its own
+
+  private static ScanPlan planWithLists(FileSystemTableOperations ops, ManifestListCache lists, Snapshot snapshot,
+      String region) {
+    TableMetadata metadata = ops.refresh();
+    TableScan scan = TableScan.of(ops.io(), metadata).manifestCache(new ManifestCache(0)).manifestListCache(lists)
+        .useSnapshot(snapshot == null ? metadata.currentSnapshot() : snapshot);
+    return (region == null ? scan : scan.filter(Expressions.equal("region", region))).planFiles();
+  }
+
+  @Test
+  public void planningAnUnchangedSnapshotAgainReadsNoManifestList() throws Exception {
+    FileSystemTableOperations ops = table();
+    ManifestListCache lists = new ManifestListCache(1L << 30);
+    ScanPlan first = planWithLists(ops, lists, null, null);
+    assertEquals(3, first.tasks().size());
+    assertEquals(1, lists.misses());
+
+    // the kept list is used even when the file is gone: it is never read again
+    Path list = Path.of(java.net.URI.create(ops.refresh().currentSnapshot().manifestListLocation()));
+    byte[] bytes = Files.readAllBytes(list);
+    Files.delete(list);
+    ScanPlan second = planWithLists(ops, lists, null, "eu");
+    assertEquals(1, lists.misses());
+    assertEquals(1, lists.hits());
+    Files.write(list, bytes);
+    assertEquals(paths(planWithLists(ops, new ManifestListCache(0), null, "eu")), paths(second));
+    assertEquals(2, second.tasks().size());
+    assertEquals(paths(first), paths(planWithLists(ops, lists, null, null)));
+  }
+
+  @Test
+  public void eachSnapshotIsPlannedFromItsOwnList() {
+    FileSystemTableOperations ops = table();
+    ManifestListCache lists = new ManifestListCache(1L << 30);
+    Snapshot before = ops.refresh().currentSnapshot();
+    planWithLists(ops, lists, null, null);
+    new AppendFiles(ops).appendFile(CommitFixtures.dataFile(ops.refresh(), "us", 7)).commit();
+
+    ScanPlan after = planWithLists(ops, lists, null, null);
+    assertEquals(2, lists.misses());
+    assertEquals(4, after.tasks().size());
+    assertEquals(paths(planWithLists(ops, new ManifestListCache(0), null, null)), paths(after));
+    assertEquals(3, planWithLists(ops, lists, before, null).tasks().size());
+    assertEquals(1, lists.hits());
+  }
+
+  @Test
+  public void aCacheOfNoWeightKeepsNothing() {
+    FileSystemTableOperations ops = table();
+    ManifestListCache none = new ManifestListCache(0);
+    planWithLists(ops, none, null, null);
+    planWithLists(ops, none, null, null);
+    assertEquals(2, none.misses());
+    assertEquals(0, none.hits());
   }
 }

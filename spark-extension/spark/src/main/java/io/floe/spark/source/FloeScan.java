@@ -88,7 +88,7 @@ public final class FloeScan
   public synchronized StructType readSchema() {
     if (output == null) {
       output = requested;
-      Set<String> names = Set.of(requested.fieldNames());
+      Set<String> names = new HashSet<>(Arrays.asList(requested.fieldNames()));
       boolean keyMayBeMissing = !fileFiltering && table.metadata().specs().stream()
           .flatMap(spec -> spec.fields().stream())
           .anyMatch(f -> f.transform().isIdentity() && table.readSchema().asStruct().field(f.sourceId()) != null
@@ -123,7 +123,7 @@ public final class FloeScan
   @Override
   public synchronized Partitioning outputPartitioning() {
     SingleTaskPartitioning single = singleTask();
-    Set<String> out = Set.of(readSchema().fieldNames());
+    Set<String> out = new HashSet<>(Arrays.asList(readSchema().fieldNames()));
     if (single == null || !single.columns().stream().allMatch(c -> out.contains(c.name()))) {
       return new UnknownPartitioning(0);
     }
