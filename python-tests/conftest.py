@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -140,6 +141,17 @@ def require_iceberg_runtime(runtime: IcebergRuntime) -> None:
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(message + " (CI=true: a failed download is a failure, not a skip)")
     pytest.skip(message)
+
+
+def scan_report(spark: SparkSession, table: str) -> dict[str, Any]:
+    """Floe's counts of its last planned scan of ``table`` (``floe.<ns>.<t>``): data files and
+    manifests scanned and kept, files pruned by each index (``ScanReports``, a test hook)."""
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    report = jvm.io.floe.spark.source.ScanReports.lastAsJson(table)
+    parsed: dict[str, Any] | None = json.loads(str(report))
+    assert parsed is not None, f"no scan of {table} was planned"
+    return parsed
 
 
 def unique_name(prefix: str) -> str:

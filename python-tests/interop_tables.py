@@ -8,7 +8,6 @@ comparable: time-zone-aware timestamps in UTC, NaN as a marker, maps as sorted e
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
@@ -105,14 +104,6 @@ BATCHES: tuple[tuple[str, ...], ...] = (
 def table_location(warehouse: Path, namespace: str, table: str) -> str:
     """The URI of ``namespace.table``'s directory in the warehouse (Floe's and Iceberg's layout)."""
     return f"{floe.warehouse_uri(str(warehouse))}/{namespace}/{table}"
-
-
-def scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    """Floe's counts of its last scan of ``table`` (``floe.<ns>.<t>``): files, manifests, ..."""
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] = json.loads(str(report))
-    return parsed
-
 
 def create_all_types_table(
     spark: SparkSession, table: str, *, partitioned: bool, using: str = ""

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
+from row_level_tables import CommitHold, interleave
 
 
 def add_files(spark: SparkSession, table: str, directory: Path) -> tuple[int, int]:
@@ -165,6 +166,33 @@ def test_a_file_the_table_already_has_is_refused(spark: SparkSession, namespace:
         add_files(spark, table, location(spark, table) / "data")
     assert snapshots(spark, table) == before + 1
     assert spark.table(f"floe.{table}").count() == 6
+
+
+def test_a_concurrent_add_of_the_same_files_fails_and_adds_nothing(
+    spark: SparkSession, namespace: str
+) -> None:
+    """Two add_files of one folder both pass the "already has it" check before either commits: the
+    later commit sees the earlier one's files and fails (nothing added, rows not doubled). A
+    concurrent INSERT does not conflict with add_files."""
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
+    source = location(spark, table) / "data" / "imported"
+    spark.range(5).write.parquet(str(source))
+    gate = CommitHold(spark, f"floe.{table}")
+    raised = interleave(gate, lambda: add_files(spark, table, source),
+                        lambda: add_files(spark, table, source))  # fmt: skip
+    assert raised is not None and "FLOE_CONCURRENT_CHANGE_CONFLICT" in str(raised), raised
+    assert "adds too" in str(raised) and "imported" in str(raised), raised
+    assert spark.table(f"floe.{table}").count() == 5
+    assert snapshots(spark, table) == 1
+
+    other = location(spark, table) / "data" / "other"
+    spark.range(10, 13).write.parquet(str(other))
+    raised = interleave(gate, lambda: add_files(spark, table, other),
+                        lambda: spark.sql(f"INSERT INTO floe.{table} VALUES (100)"))  # fmt: skip
+    assert raised is None, raised
+    ids = sorted(r.id for r in spark.table(f"floe.{table}").collect())
+    assert ids == [0, 1, 2, 3, 4, 10, 11, 12, 100]
 
 
 def test_hive_values_are_percent_decoded_and_checked(spark: SparkSession, namespace: str) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import scan_report
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
 
@@ -55,13 +56,6 @@ INDEXES: dict[str, tuple[str, str, list[int]]] = {
     "by_sa": ("(s.a)", "s.a = 123", [41]),
     "by_sib": ("USING btree (s.inner.b)", "s.inner.b = 'n41'", [41]),
 }
-
-
-def _report(spark: SparkSession, table: str) -> dict[str, Any]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, Any] = json.loads(str(report))
-    return parsed
-
 
 def _ids(spark: SparkSession, sql: str) -> list[int]:
     return sorted(int(r[0]) for r in spark.sql(sql).collect())
@@ -113,7 +107,7 @@ def test_rewrite_data_files_adds_the_compacted_files_to_sync_indexes(
         _, predicate, expected = INDEXES[name]
         assert _ids(spark, f"SELECT id FROM {table} WHERE {predicate}") == expected
         # the id's partition is not in the filter: only the index can skip the other two files
-        assert _report(spark, table)["index-pruned-files"][name] == 2, name
+        assert scan_report(spark, table)["index-pruned-files"][name] == 2, name
 
 
 def test_every_type_and_nested_and_binary_columns_are_kept_current_at_commit(
@@ -131,7 +125,7 @@ def test_every_type_and_nested_and_binary_columns_are_kept_current_at_commit(
         assert (covered, problem) == (live, None), name
         assert _ids(spark, f"SELECT id FROM {table} WHERE {predicate}") == expected, name
         if name != "by_flag":  # the files' bounds already skip most files for id = 1
-            assert sum(_report(spark, table)["index-pruned-files"].values()) > 0, name
+            assert sum(scan_report(spark, table)["index-pruned-files"].values()) > 0, name
     # a null struct makes its nested fields null: the index knows which files hold one
     assert _ids(spark, f"SELECT id FROM {table} WHERE s.inner.b IS NULL AND id > 45") == [49, 59]
 
@@ -157,7 +151,7 @@ def test_commit_merges_segments_and_drops_files_no_longer_live(
     assert _ids(spark, f"SELECT id FROM {table} WHERE id IN (16, 35)") == [16, 35]
     # the new file of ids 10..19 keeps bounds that hold 15: the merged segment says it lacks 15
     assert _ids(spark, f"SELECT id FROM {table} WHERE id = 15") == []
-    assert _report(spark, table)["index-pruned-files"]["by_id"] == 1
+    assert scan_report(spark, table)["index-pruned-files"]["by_id"] == 1
 
 
 def test_min_segments_to_merge_is_validated(spark: SparkSession, namespace: str) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import unique_name
+from conftest import scan_report, unique_name
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
 
@@ -119,15 +119,8 @@ def _expected_ids(files: int, keep: Any) -> list[int]:
 def _k(i: int) -> int | None:
     return None if i % 12 == 0 else i % 37
 
-
-def _report(spark: SparkSession, table: str) -> dict[str, Any]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, Any] = json.loads(str(report))
-    return parsed
-
-
 def _index_pruned(spark: SparkSession, table: str) -> int:
-    return sum(_report(spark, table)["index-pruned-files"].values())
+    return sum(scan_report(spark, table)["index-pruned-files"].values())
 
 
 def _fill(spark: SparkSession, table: str, first_file: int, files: int) -> None:
@@ -175,7 +168,7 @@ def test_selective_predicate_prunes_files_with_an_index(
     spark.sql(f"SELECT * FROM {plain} WHERE {predicate}").collect()
     assert _index_pruned(spark, plain) == 0
     spark.sql(f"SELECT * FROM {indexed} WHERE {predicate}").collect()
-    report = _report(spark, indexed)
+    report = scan_report(spark, indexed)
     assert _index_pruned(spark, indexed) > 0, report
     assert report["result-data-files"] < FILES
 
@@ -210,7 +203,7 @@ def test_drop_index_if_exists_and_create_if_not_exists(
     spark.sql(f"DROP INDEX tmp_idx ON {indexed}")
     spark.sql(f"DROP INDEX IF EXISTS tmp_idx ON {indexed}")
     spark.sql(f"SELECT * FROM {indexed} WHERE k = 13").collect()
-    assert set(_report(spark, indexed)["index-pruned-files"]) == {"by_k"}
+    assert set(scan_report(spark, indexed)["index-pruned-files"]) == {"by_k"}
 
 
 def _table(spark: SparkSession, namespace: str, name: str, props: str = "") -> str:
@@ -228,7 +221,7 @@ def test_files_appended_after_the_build_are_scanned(spark: SparkSession, namespa
     assert _ids(spark, f"SELECT id FROM {table} WHERE k = 13") == _expected_ids(
         FILES, lambda i: _k(i) == 13
     )
-    report = _report(spark, table)
+    report = scan_report(spark, table)
     assert report["index-pruned-files"]["by_k"] > 0
     assert report["result-data-files"] >= 3  # the three uncovered files are always read
 
@@ -295,13 +288,13 @@ def test_rename_keeps_the_index_and_drop_column_drops_it(
     assert _ids(spark, f"SELECT id FROM {table} WHERE key = 2") == _expected_ids(
         3, lambda i: _k(i) == 2
     )
-    assert _report(spark, table)["index-pruned-files"]["by_k"] > 0
+    assert scan_report(spark, table)["index-pruned-files"]["by_k"] > 0
     spark.sql(f"ALTER TABLE {table} DROP COLUMN key")
     with pytest.raises(AnalysisException, match="by_k"):
         spark.sql(f"DROP INDEX by_k ON {table}")
     spark.sql(f"ALTER TABLE {table} ADD COLUMN k INT")  # a new column, a new field id: no index
     spark.sql(f"SELECT id FROM {table} WHERE k = 2").collect()
-    assert _report(spark, table)["index-pruned-files"] == {}
+    assert scan_report(spark, table)["index-pruned-files"] == {}
 
 
 def test_missing_segment_falls_back_to_a_full_scan(spark: SparkSession, namespace: str) -> None:
@@ -477,10 +470,10 @@ def test_row_level_operations_scan_only_the_files_the_index_names(
     _fill(spark, table, 0, FILES)
     spark.sql(f"CREATE INDEX by_id ON {table} USING btree (id)")
     spark.sql(f"DELETE FROM {table} WHERE id = 77")
-    assert _report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
+    assert scan_report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
     spark.sql(f"UPDATE {table} SET k = -1 WHERE id = 78")
     # copy-on-write replaced the file of id 77 with one its commit added to the index: it is pruned
-    assert _report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
+    assert scan_report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
     assert _ids(spark, f"SELECT id FROM {table} WHERE id IN (77, 78)") == [78]
     assert _ids(spark, f"SELECT id FROM {table} WHERE k = -1") == [78]
     # the files the DELETE and UPDATE wrote were added to the index in their commits
@@ -488,7 +481,7 @@ def test_row_level_operations_scan_only_the_files_the_index_names(
     assert (covered, problem) == (live, None)
     assert _ids(spark, f"SELECT id FROM {table} WHERE id = 78") == [78]
     # merge-on-read reads the old file of id 78 (row deleted by a deletion vector) and the new one
-    assert _report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
+    assert scan_report(spark, table)["index-pruned-files"]["by_id"] == FILES - 1
     assert spark.sql(f"SELECT count(*) FROM {table}").first() == (FILES * ROWS_PER_FILE - 1,)
 
 
@@ -524,10 +517,10 @@ def test_appends_keep_sync_indexes_current_in_the_same_commit(
     after = spark.sql(f"SELECT count(*) FROM {table}.snapshots").first()
     assert snapshots is not None and after is not None and after[0] == snapshots[0] + 2
     assert _ids(spark, f"SELECT id FROM {table} WHERE s = 'v050x'") == [1000]
-    assert _report(spark, table)["index-pruned-files"]["by_s"] == 4
+    assert scan_report(spark, table)["index-pruned-files"]["by_s"] == 4
     expected = _expected_ids(4, lambda i: _k(i) == 20)
     assert _ids(spark, f"SELECT id FROM {table} WHERE k = 20") == expected
-    assert _report(spark, table)["index-pruned-files"]["by_k"] == 5 - len(
+    assert scan_report(spark, table)["index-pruned-files"]["by_k"] == 5 - len(
         {i % FILES for i in expected}
     )
     assert _ids(spark, f"SELECT id FROM {table} WHERE k IS NULL") == _expected_ids(

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import scan_report
 from pyspark.sql import SparkSession
 from test_indexes import (
     COLUMNS,
@@ -21,7 +22,6 @@ from test_indexes import (
     _ids,
     _index_pruned,
     _k,
-    _report,
 )
 
 
@@ -228,7 +228,7 @@ def test_pyiceberg_commits_keep_the_index(
     assert _index_row(spark, floe_name) == (3, 4, None)
     expected = [*_expected_ids(3, lambda i: _k(i) == 13), 1000]
     assert _ids(spark, f"SELECT id FROM {floe_name} WHERE key = 13") == expected
-    report = _report(spark, floe_name)
+    report = scan_report(spark, floe_name)
     assert report["index-pruned-files"]["by_k"] > 0
     assert report["result-data-files"] >= 2  # pyiceberg's uncovered file is read
     assert _ids(spark, f"SELECT id FROM {floe_name} WHERE key = 36") == [

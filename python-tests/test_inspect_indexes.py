@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
-from conftest import unique_name
+from conftest import scan_report, unique_name
 from pyspark.sql import SparkSession
 
 from floe import inspect
@@ -249,13 +249,6 @@ def _field_column(path: str, column: str) -> pa.ChunkedArray:
         array = pc.struct_field(array, part)
     return array
 
-
-def _report(spark: SparkSession, table: str) -> dict[str, Any]:
-    raw = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, Any] = json.loads(str(raw))
-    return parsed
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_answer_matches_the_data_files_and_the_spark_scan(
     spark: SparkSession, indexed: tuple[str, str], case: tuple[Any, ...]
@@ -280,7 +273,7 @@ def test_answer_matches_the_data_files_and_the_spark_scan(
     assert set(answer.files) | set(answer.skipped) == set(live)
     assert answer.column == column and answer.index == index
     spark.sql(f"SELECT * FROM {table} WHERE {sql}").collect()
-    report = _report(spark, table)
+    report = scan_report(spark, table)
     assert report["result-data-files"] == len(answer.files), report
     assert report["index-pruned-files"].get(index, 0) == len(answer.skipped), report
 

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import scan_report
 from interop_tables import (
     BATCHES,
     create_all_types_table,
     insert_batch,
-    scan_report,
     spark_rows,
     table_location,
 )

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pytest
+from conftest import scan_report
 from interop_tables import (
     BATCHES,
     create_all_types_table,
@@ -61,13 +62,6 @@ def _static(location: str) -> StaticTable:
     from pyiceberg.table import StaticTable
 
     return StaticTable.from_metadata(location)
-
-
-def _scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] = json.loads(str(report))
-    return parsed
-
 
 @contextmanager
 def _dynamic_overwrite(spark: SparkSession) -> Iterator[None]:
@@ -535,7 +529,7 @@ def test_floe_prunes_files_by_pyiceberg_partitions(
 
     def scanned(where: str) -> int:
         spark.sql(f"SELECT * FROM {name} WHERE {where}").collect()
-        return _scan_report(spark, name)["result-data-files"]
+        return int(scan_report(spark, name)["result-data-files"])
 
     # identity
     in_eu = sum(f["partition"]["region"] == "eu" for f in files)

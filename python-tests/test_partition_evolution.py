@@ -12,11 +12,11 @@ statements fail clearly and commit nothing.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import scan_report
 from jvm_tables import create_v1_table
 
 import floe
@@ -61,13 +61,6 @@ def _files_by_spec(location: str) -> dict[int, list[dict[str, Any]]]:
     for f in inspect.table_files(location):
         out.setdefault(f["spec_id"], []).append(f)
     return out
-
-
-def _scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] = json.loads(str(report))
-    return parsed
-
 
 def _rows(spark: SparkSession, sql: str) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in spark.sql(sql).collect()]
@@ -169,7 +162,7 @@ def test_add_partition_field_new_writes_use_new_spec_and_reads_span_specs(
         (4,),
         (7,),
     ]
-    report = _scan_report(spark, table)
+    report = scan_report(spark, table)
     live = [f for fs in files.values() for f in fs]
     assert report["result-data-files"] == sum(1 for f in live if f["partition"]["category"] == "b")
     assert report["total-data-files"] == len(live)

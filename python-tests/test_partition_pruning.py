@@ -15,13 +15,12 @@ whose partitions cannot hold them; the scan node's metrics ("data files read") s
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import unique_name
+from conftest import scan_report, unique_name
 
 from floe import inspect
 
@@ -215,14 +214,6 @@ def tables(spark: SparkSession, warehouse: Path) -> Iterator[Tables]:
     yield made
     for name in LAYOUTS:
         spark.catalog.dropTempView(made.view(name))
-
-
-def scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] | None = json.loads(str(report))
-    assert parsed is not None, f"no scan of {table} was planned"
-    return parsed
-
 
 def rows_of(df: DataFrame) -> list[tuple[Any, ...]]:
     return sorted((tuple(r) for r in df.collect()), key=repr)
@@ -526,3 +517,57 @@ def test_small_files_are_read_by_few_tasks(spark: SparkSession, tables: Tables) 
     expected = rows_of(spark.table(tables.view("days")))
     assert rows_of(packed) == expected
     assert rows_of(one_per_file) == expected
+
+
+# --- columns whose names hold dots -------------------------------------------------------------
+
+
+def test_filters_on_a_column_whose_name_holds_a_dot_prune(
+    spark: SparkSession, namespace: str
+) -> None:
+    """Regression: a filter on a top-level column named `a.b` was never handed to Floe (its one
+    name part holds a dot), so nothing was pruned. Its full name is `a.b`, which binds, prunes
+    partitions and files, drops whole-partition filters from the plan and deletes by metadata."""
+    table = f"floe.{namespace}.{unique_name('dots')}"
+    spark.sql(f"CREATE TABLE {table} (id INT, `a.b` INT, `x.y` STRING) PARTITIONED BY (`a.b`)")
+    for p in range(4):
+        values = f"({p * 10}, {p}, 'v{p}'), ({p * 10 + 1}, {p}, 'w{p}')"
+        spark.sql(f"INSERT INTO {table} VALUES {values}")
+    df = spark.sql(f"SELECT id FROM {table} WHERE `a.b` = 2")
+    assert sorted(r.id for r in df.collect()) == [20, 21]
+    assert scan_report(spark, table)["result-data-files"] == 1
+    plan = df._jdf.queryExecution().executedPlan().toString()
+    assert not [line for line in plan.splitlines() if "Filter " in line], plan
+    # a dotted data column prunes by its bounds; the filter stays with Spark
+    rows = spark.sql(f"SELECT id FROM {table} WHERE `x.y` = 'w3'").collect()
+    assert [r.id for r in rows] == [31]
+    assert scan_report(spark, table)["result-data-files"] == 1
+    snapshots = spark.sql(f"SELECT count(*) FROM {table}.snapshots").collect()[0][0]
+    spark.sql(f"DELETE FROM {table} WHERE `a.b` = 1")
+    last = spark.sql(
+        f"SELECT operation FROM {table}.snapshots ORDER BY committed_at DESC LIMIT 1"
+    ).collect()[0][0]
+    assert (last, spark.sql(f"SELECT count(*) FROM {table}.snapshots").collect()[0][0]) == (
+        "delete",
+        snapshots + 1,
+    )
+    assert sorted(r.id for r in spark.table(table).collect()) == [0, 1, 20, 21, 30, 31]
+
+
+def test_two_columns_with_one_full_name_are_refused(spark: SparkSession, namespace: str) -> None:
+    """A top-level `s.b` next to field b of struct s would give two columns the full name s.b,
+    which filters, partition specs and Iceberg (which refuses such schemas) cannot tell apart:
+    CREATE TABLE and ALTER TABLE refuse it, naming the name, and the table is left as it was."""
+    table = f"floe.{namespace}.{unique_name('clash')}"
+    with pytest.raises(Exception, match=r"FLOE_COLUMN_NAME_AMBIGUOUS.*'s\.b'") as created:
+        spark.sql(f"CREATE TABLE {table} (s STRUCT<b: INT>, `s.b` INT)")
+    assert f"Cannot create table {table}" in str(created.value)
+    assert not spark.catalog.tableExists(table)
+    spark.sql(f"CREATE TABLE {table} (s STRUCT<b: INT>, id INT)")
+    spark.sql(f"INSERT INTO {table} VALUES (named_struct('b', 1), 7)")
+    with pytest.raises(Exception, match=r"FLOE_COLUMN_NAME_AMBIGUOUS.*'s\.b'"):
+        spark.sql(f"ALTER TABLE {table} ADD COLUMN `s.b` INT")
+    with pytest.raises(Exception, match=r"FLOE_COLUMN_NAME_AMBIGUOUS.*'s\.b'"):
+        spark.sql(f"ALTER TABLE {table} RENAME COLUMN id TO `s.b`")
+    assert spark.table(table).columns == ["s", "id"]
+    assert [tuple(r) for r in spark.sql(f"SELECT s.b, id FROM {table}").collect()] == [(1, 7)]

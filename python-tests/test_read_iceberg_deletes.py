@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from interop_tables import scan_report, spark_rows, table_location
+from conftest import scan_report
+from interop_tables import spark_rows, table_location
 
 import floe.inspect as inspect
 from floe.inspect._paths import local_path

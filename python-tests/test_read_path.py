@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import unique_name
+from conftest import scan_report, unique_name
 from jvm_tables import data_file, field, table_ops, write_parquet
 
 from floe import inspect
@@ -20,15 +20,6 @@ if TYPE_CHECKING:
 
 FILES = 10
 ROWS_PER_FILE = 100
-
-
-def scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    jvm = spark.sparkContext._jvm
-    assert jvm is not None
-    report = json.loads(jvm.io.floe.spark.source.ScanReports.lastAsJson(table))
-    assert report is not None, f"no scan of {table} was planned"
-    return dict(report)
-
 
 def rows_of(df: DataFrame) -> list[tuple[Any, ...]]:
     return sorted((tuple(r) for r in df.collect()), key=repr)

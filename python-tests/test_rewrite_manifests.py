@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from interop_tables import scan_report, table_location
+from conftest import scan_report
+from interop_tables import table_location
 
 import floe.inspect as inspect
 

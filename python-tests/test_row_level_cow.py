@@ -11,7 +11,6 @@ shuffle (each task rewrites the files it read); UPDATE clusters rows by the part
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 import pytest
+from conftest import scan_report
 
 import floe
 from floe import inspect
@@ -74,13 +74,6 @@ def _files_on_disk(location: str) -> set[str]:
 def _local(paths: set[str]) -> set[str]:
     return {str(_local_path(p).resolve()) for p in paths}
 
-
-def _scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] = json.loads(str(report))
-    return parsed
-
-
 def _file_of(spark: SparkSession, table: str, condition: str) -> set[str]:
     return {r[0] for r in spark.sql(f"SELECT _file FROM {table} WHERE {condition}").collect()}
 
@@ -117,7 +110,7 @@ def test_delete_rewrites_only_the_file_holding_a_match(
     spark.sql(f"DELETE FROM {name} WHERE id = 5")
 
     # bounds could not prune (all 4 files planned), the runtime filter on _file kept one
-    report = _scan_report(spark, name)
+    report = scan_report(spark, name)
     assert (report["total-data-files"], report["result-data-files"]) == (4, 1)
     assert _rows(spark, f"SELECT id FROM {name}") == [(i,) for i in range(40) if i != 5]
     summary = _summary(location)

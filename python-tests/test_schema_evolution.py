@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import scan_report
 
 import floe
 from floe import inspect
@@ -96,17 +97,10 @@ def _state(location: str) -> tuple[Any, ...]:
 def _rows(spark: SparkSession, sql: str) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in spark.sql(sql).collect()]
 
-
-def _scan_report(spark: SparkSession, table: str) -> dict[str, int]:
-    report = spark._jvm.io.floe.spark.source.ScanReports.lastAsJson(table)  # type: ignore[union-attr]
-    parsed: dict[str, int] = json.loads(str(report))
-    return parsed
-
-
 def _files_read(spark: SparkSession, table: str, sql: str) -> tuple[list[tuple[Any, ...]], int]:
     """The rows of a query and the number of data files its scan kept after pruning."""
     rows = _rows(spark, sql)
-    return rows, _scan_report(spark, table)["result-data-files"]
+    return rows, scan_report(spark, table)["result-data-files"]
 
 
 def _alter(spark: SparkSession, location: str, statement: str) -> dict[str, Any]:

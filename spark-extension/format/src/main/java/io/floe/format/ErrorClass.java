@@ -19,6 +19,7 @@ public enum ErrorClass {
   // schema and partitioning (SchemaErrors)
   FLOE_SCHEMA_CHANGE_INVALID("42000", "a schema change Floe refuses (ALTER TABLE ... COLUMN)"),
   FLOE_COLUMN_NOT_FOUND("42703", "a column named in a statement or procedure does not exist"),
+  FLOE_COLUMN_NAME_AMBIGUOUS("42702", "two columns would share one full name (a top-level `a.b` and field b of struct a)"),
   FLOE_TYPE_UNSUPPORTED("0A000", "a data type Floe tables cannot hold"),
   FLOE_PARTITIONING_INVALID("42000", "a partition transform or partition change Floe refuses"),
   FLOE_SORT_ORDER_INVALID("42000", "a write or rewrite sort order Floe refuses"),

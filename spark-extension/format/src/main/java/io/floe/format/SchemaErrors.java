@@ -28,6 +28,17 @@ public final class SchemaErrors {
     return new FloeException(ErrorClass.FLOE_COLUMN_NOT_FOUND, message, params("column", column), null);
   }
 
+  /**
+   * Two fields of a schema have the same full dotted name {@code name}, as a top-level column
+   * {@code `a.b`} and field {@code b} of struct {@code a}: names in filters, partition specs and
+   * other engines (Iceberg refuses such a schema) would be ambiguous. The caller prefixes the table.
+   */
+  public static FloeException ambiguousName(String name) {
+    return new FloeException(ErrorClass.FLOE_COLUMN_NAME_AMBIGUOUS, "two columns have the full name '" + name
+        + "' (a column whose name contains a dot and a field of a struct column); full names must be unique,"
+        + " as in Iceberg. Rename one of them", params("column", name), null);
+  }
+
   /** A data type Floe tables cannot hold. */
   public static FloeException unsupportedType(String column, String type, String message) {
     return new FloeException(ErrorClass.FLOE_TYPE_UNSUPPORTED, message, params("column", column, "type", type), null);

@@ -3,6 +3,7 @@ package io.floe.spark;
 import io.floe.format.ErrorClass;
 import io.floe.format.FloeException;
 import io.floe.format.OptionErrors;
+import io.floe.format.SchemaErrors;
 import io.floe.format.catalog.CatalogErrors;
 import io.floe.format.catalog.CatalogException;
 import io.floe.format.catalog.FileSystemCatalog;
@@ -14,6 +15,7 @@ import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.partition.PartitionSpec;
 import io.floe.format.types.Schema;
+import io.floe.format.types.TypeUtil;
 import io.floe.spark.functions.FloeFunctions;
 import io.floe.spark.metadata.MetadataTables;
 import io.floe.spark.procedures.CatalogAccess;
@@ -330,6 +332,10 @@ public class FloeCatalog implements StagingTableCatalog, SupportsNamespaces, Pro
       schema = SparkSchemas.convert(sparkSchema);
     } catch (IllegalArgumentException | FloeException e) {
       throw FloeException.prefixed(prefix, e, ErrorClass.FLOE_TYPE_UNSUPPORTED);
+    }
+    String duplicate = TypeUtil.duplicateFullName(schema.asStruct());
+    if (duplicate != null) {
+      throw FloeException.prefixed(prefix, SchemaErrors.ambiguousName(duplicate), ErrorClass.FLOE_COLUMN_NAME_AMBIGUOUS);
     }
     try {
       spec = SparkPartitioning.toSpec(schema, partitions);

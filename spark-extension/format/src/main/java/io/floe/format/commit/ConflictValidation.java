@@ -37,7 +37,9 @@ import java.util.Set;
  *   <li>delete files added concurrently (by {@code overwrite} or {@code delete} snapshots) that
  *       apply to a data file the operation removes or adds deletes for, when asked for (always, for
  *       row-level operations: otherwise deleted rows would come back, or two deletion vectors would
- *       exist for one data file).</li>
+ *       exist for one data file);</li>
+ *   <li>data files added concurrently at a path the operation adds too, when given such paths
+ *       ({@code add_files}: the table would list one file twice).</li>
  * </ul>
  * A conflict is a {@link ValidationException} naming the table, the conflicting snapshot and the
  * file: retrying the commit cannot help; the operation must be run again.
@@ -50,6 +52,7 @@ final class ConflictValidation {
   private final boolean checkData;
   private final boolean checkDeletes;
   private String branch = SnapshotRef.MAIN_BRANCH;
+  private Set<String> addedPaths = Set.of();
 
   ConflictValidation(String tableName, FileIO io, Long startingSnapshotId, Expression filter, boolean checkData,
       boolean checkDeletes) {
@@ -67,12 +70,19 @@ final class ConflictValidation {
     return this;
   }
 
+  /** Fails when a concurrent commit added a data file at one of {@code paths} (this commit adds them too). */
+  ConflictValidation rejectingAddsOf(Set<String> paths) {
+    this.addedPaths = paths;
+    return this;
+  }
+
   /**
    * @param touchedFiles live data files of {@code base} this commit removes or adds deletes for,
    *     by path
    */
   void validate(TableMetadata base, Map<String, DataFile> touchedFiles) {
-    if (!checkData && !checkDeletes) {
+    boolean checkPaths = !addedPaths.isEmpty();
+    if (!checkData && !checkDeletes && !checkPaths) {
       return;
     }
     Map<Integer, Evaluator> partitionEvaluators = new HashMap<>();
@@ -83,7 +93,8 @@ final class ConflictValidation {
       String operation = snapshot.operation();
       boolean addsData = "append".equals(operation) || "overwrite".equals(operation);
       boolean addsDeletes = "overwrite".equals(operation) || "delete".equals(operation);
-      if (!(checkData && addsData) && !(checkDeletes && addsDeletes)) {
+      boolean readData = (checkData || checkPaths) && addsData;
+      if (!readData && !(checkDeletes && addsDeletes)) {
         continue;
       }
       for (ManifestFile manifest : ManifestLists.read(io.newInputFile(snapshot.manifestListLocation()))) {
@@ -92,7 +103,7 @@ final class ConflictValidation {
           continue;
         }
         boolean dataManifest = manifest.content() == ManifestContent.DATA;
-        if (dataManifest ? !(checkData && addsData) : !(checkDeletes && addsDeletes)) {
+        if (dataManifest ? !readData : !(checkDeletes && addsDeletes)) {
           continue;
         }
         for (ManifestEntry<?> entry : ManifestReader.read(io.newInputFile(manifest.path()), manifest,
@@ -102,7 +113,11 @@ final class ConflictValidation {
             continue;
           }
           if (entry.file() instanceof DataFile file) {
-            if (mayMatch(base, file, partitionEvaluators, metrics)) {
+            if (addedPaths.contains(file.path())) {
+              throw conflict(snapshot, "added data file " + file.path() + ", which this operation adds too "
+                  + "(the table would list it twice and read its rows twice)");
+            }
+            if (checkData && mayMatch(base, file, partitionEvaluators, metrics)) {
               throw conflict(snapshot, "added data file " + file.path() + " that may contain rows matching "
                   + filter + " (serializable isolation)");
             }

@@ -87,7 +87,8 @@ public final class SchemaUpdate {
 
   /**
    * The schema with every change so far (it keeps the base's schema id). Refused when the table or
-   * a struct would have no fields left, which Parquet cannot store.
+   * a struct would have no fields left, which Parquet cannot store, or when two fields would share
+   * a full dotted name (a top-level {@code `a.b`} and field {@code b} of struct {@code a}).
    */
   public Schema apply() {
     if (schema.columns().isEmpty()) {
@@ -100,6 +101,10 @@ public final class SchemaUpdate {
         throw SchemaErrors.invalidChange(owner, "Cannot leave a struct without fields in column " + owner
             + " (Parquet cannot store an empty struct): drop " + owner + " instead");
       }
+    }
+    String duplicate = TypeUtil.duplicateFullName(schema.asStruct());
+    if (duplicate != null) {
+      throw SchemaErrors.ambiguousName(duplicate);
     }
     return schema;
   }

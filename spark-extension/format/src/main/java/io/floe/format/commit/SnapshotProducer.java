@@ -50,6 +50,7 @@ public abstract class SnapshotProducer {
   private Expression conflictDetectionFilter = null;
   private boolean checkConflictingData = false;
   private boolean checkConflictingDeletes = false;
+  private boolean checkDuplicateAdds = false;
   private boolean checkAddedFilesExist = false;
   private List<ManifestFile> newDeleteManifests = null;
   private final List<String> writtenMetadataFiles = new ArrayList<>();
@@ -195,6 +196,16 @@ public abstract class SnapshotProducer {
     cleanUpAll();
   }
 
+  /**
+   * Fail when a concurrent commit added a data file at a path this commit adds too (two
+   * {@code add_files} calls over one folder): the table would list the file twice and read its rows
+   * twice. Needs {@link #validateFromSnapshot}.
+   */
+  public SnapshotProducer validateNoDuplicateAdds() {
+    this.checkDuplicateAdds = true;
+    return this;
+  }
+
   /** Fail when a concurrent commit added deletes for a data file this commit removes or deletes from. */
   public SnapshotProducer validateNoConflictingDeleteFiles() {
     this.checkConflictingDeletes = true;
@@ -239,6 +250,12 @@ public abstract class SnapshotProducer {
     return this;
   }
 
+  private Set<String> addedPaths() {
+    Set<String> paths = new HashSet<>();
+    addedFiles.forEach(f -> paths.add(f.path()));
+    return paths;
+  }
+
   public List<DataFile> addedFiles() {
     return addedFiles;
   }
@@ -278,7 +295,8 @@ public abstract class SnapshotProducer {
     Map<String, DataFile> touched = touchedDataFiles(liveEntries, toRemove);
     if (validateHistory) {
       new ConflictValidation(ops.tableName(), io(), startingSnapshotId, conflictDetectionFilter,
-          checkConflictingData, checkConflictingDeletes).onBranch(targetBranch).validate(base, touched);
+          checkConflictingData, checkConflictingDeletes).onBranch(targetBranch)
+          .rejectingAddsOf(checkDuplicateAdds ? addedPaths() : Set.of()).validate(base, touched);
     }
 
     // delete files to drop: the ones replaced explicitly, and those of removed data files

@@ -5,8 +5,10 @@ import io.floe.format.types.Type;
 import io.floe.format.types.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -19,6 +21,8 @@ import java.util.TreeSet;
 public final class Binder {
   private final Map<String, Slot> byName = new HashMap<>();
   private final Map<Integer, Slot> byId = new HashMap<>();
+  /** Full names two fields share (a top-level `a.b` and field b of struct a): never bound. */
+  private final Set<String> ambiguous = new HashSet<>();
 
   /** What the binder knows about one field of the struct. */
   private static final class Slot {
@@ -59,7 +63,9 @@ public final class Binder {
 
   private void add(String name, Types.NestedField f, int[] position, boolean neverNull) {
     Slot slot = new Slot(name, f, position, neverNull && position != null);
-    byName.put(name, slot);
+    if (byName.putIfAbsent(name, slot) != null) {
+      ambiguous.add(name);
+    }
     byId.put(f.fieldId(), slot);
     Type type = f.type();
     switch (type.typeId()) {
@@ -104,6 +110,10 @@ public final class Binder {
   }
 
   private Expression bindPredicate(UnboundPredicate pred) {
+    if (ambiguous.contains(pred.name())) {
+      throw new IllegalArgumentException("Cannot bind column '" + pred.name()
+          + "': two fields of the table schema have that full name");
+    }
     Slot slot = byName.get(pred.name());
     if (slot == null) {
       throw new IllegalArgumentException("Cannot find column '" + pred.name() + "' in table schema");

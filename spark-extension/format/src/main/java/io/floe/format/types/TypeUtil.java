@@ -28,6 +28,21 @@ public final class TypeUtil {
     return index;
   }
 
+  /**
+   * A full dotted name that two fields of {@code struct} share (a top-level {@code `a.b`} and field
+   * {@code b} of struct {@code a}), or null when every full name is unique.
+   */
+  public static String duplicateFullName(Types.StructType struct) {
+    Map<String, Integer> index = new HashMap<>();
+    String[] duplicate = {null};
+    visitFields(struct, (name, field) -> {
+      if (index.put(name, field.fieldId()) != null && duplicate[0] == null) {
+        duplicate[0] = name;
+      }
+    });
+    return duplicate[0];
+  }
+
   private interface FieldVisitor {
     void visit(String fullName, Types.NestedField field);
   }

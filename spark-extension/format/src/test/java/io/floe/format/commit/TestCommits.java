@@ -2,6 +2,7 @@ package io.floe.format.commit;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -93,6 +94,31 @@ public class TestCommits {
     TableMetadata current = created.refresh();
     assertEquals(Long.toString(threads * commitsPerThread), current.currentSnapshot().summary().get("total-records"));
     assertEquals(threads * commitsPerThread + 1, created.currentVersion());
+  }
+
+  @Test
+  public void addingTheSameFileConcurrentlyFailsTheLaterCommitAndOtherAppendsPass() {
+    FileSystemCatalog catalog = CommitFixtures.catalog(temp.getRoot().toPath());
+    FileSystemTableOperations ops = CommitFixtures.create(catalog, "t", Map.of());
+    DataFile first = CommitFixtures.dataFile(ops.refresh(), "eu", 10);
+    new AppendFiles(ops).appendFile(first).commit();
+    long read = ops.refresh().currentSnapshot().snapshotId();
+    DataFile shared = CommitFixtures.dataFile(ops.refresh(), "us", 5);
+    DataFile other = CommitFixtures.dataFile(ops.refresh(), "us", 7);
+
+    // both writers checked the table (snapshot `read`) before either committed
+    new AppendFiles(ops).appendFile(shared).validateFromSnapshot(read).validateNoDuplicateAdds().commit();
+    new AppendFiles(ops).appendFile(other).validateFromSnapshot(read).validateNoDuplicateAdds().commit();
+    TableMetadata before = ops.refresh();
+    ValidationException e = assertThrows(ValidationException.class, () -> new AppendFiles(ops)
+        .appendFile(other).appendFile(shared).validateFromSnapshot(read).validateNoDuplicateAdds().commit());
+    assertTrue(e.getMessage(), e.getMessage().contains(shared.path()) || e.getMessage().contains(other.path()));
+    assertTrue(e.getMessage(), e.getMessage().contains("adds too"));
+    assertEquals(before.currentSnapshot().snapshotId(), ops.refresh().currentSnapshot().snapshotId());
+    assertEquals(Set.of(first.path(), shared.path(), other.path()), livePaths(ops));
+    // without the check (a plain append) nothing is compared
+    new AppendFiles(ops).appendFile(CommitFixtures.dataFile(ops.refresh(), "eu", 1)).validateFromSnapshot(read)
+        .commit();
   }
 
   @Test

@@ -185,4 +185,26 @@ public class TestBinder {
     assertTrue(bound instanceof Not);
     assertEquals("not(i == 1)", bound.toString());
   }
+
+  @Test
+  public void dottedTopLevelNamesBindAndSharedFullNamesNever() {
+    Types.StructType dotted = Types.StructType.of(
+        Types.NestedField.optional(1, "a.b", Types.IntegerType.get()),
+        Types.NestedField.optional(2, "c", Types.StructType.of(
+            Types.NestedField.optional(3, "d.e", Types.StringType.get()))));
+    BoundPredicate top = (BoundPredicate) Binder.bind(dotted, equal("a.b", 1));
+    assertEquals(1, top.fieldId());
+    BoundPredicate nested = (BoundPredicate) Binder.bind(dotted, equal("c.d.e", "x"));
+    assertEquals(3, nested.fieldId());
+
+    // a top-level `a.b` and field b of struct a: the name could mean either, so it never binds
+    Types.StructType clash = Types.StructType.of(
+        Types.NestedField.optional(1, "a.b", Types.IntegerType.get()),
+        Types.NestedField.optional(2, "a", Types.StructType.of(
+            Types.NestedField.optional(3, "b", Types.IntegerType.get()))));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Binder.bind(clash, equal("a.b", 1)));
+    assertTrue(e.getMessage(), e.getMessage().contains("'a.b'") && e.getMessage().contains("two fields"));
+    assertEquals(2, ((BoundPredicate) Binder.bind(clash, isNull("a"))).fieldId());
+  }
 }

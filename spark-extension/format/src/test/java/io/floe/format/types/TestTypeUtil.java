@@ -63,4 +63,21 @@ public class TestTypeUtil {
     assertNull("not reachable through structs only", schema.findColumnPath(6));
     assertNull(schema.findColumnPath(99));
   }
+
+  @Test
+  public void duplicateFullNameFindsADottedColumnThatShadowsAStructField() {
+    assertNull(TypeUtil.duplicateFullName(NESTED.asStruct()));
+    assertNull(TypeUtil.duplicateFullName(Types.StructType.of(
+        Types.NestedField.optional(1, "s.c", Types.IntegerType.get()),
+        Types.NestedField.optional(2, "s", Types.StructType.of(
+            Types.NestedField.optional(3, "b", Types.IntegerType.get()))))));
+    assertEquals("s.b", TypeUtil.duplicateFullName(Types.StructType.of(
+        Types.NestedField.optional(2, "s", Types.StructType.of(
+            Types.NestedField.optional(3, "b", Types.IntegerType.get()))),
+        Types.NestedField.optional(1, "s.b", Types.IntegerType.get()))));
+    // a list element named like a dotted sibling: "t.element"
+    assertEquals("t.element", TypeUtil.duplicateFullName(Types.StructType.of(
+        Types.NestedField.optional(1, "t", Types.ListType.ofOptional(2, Types.StringType.get())),
+        Types.NestedField.optional(3, "t.element", Types.IntegerType.get()))));
+  }
 }

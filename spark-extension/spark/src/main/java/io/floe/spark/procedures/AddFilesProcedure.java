@@ -19,6 +19,7 @@ import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.TableScan;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
+import io.floe.spark.util.CommitGate;
 import io.floe.spark.write.ImportedParquetMetrics;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -152,6 +153,10 @@ final class AddFilesProcedure extends FloeProcedure {
       ensureNameMapping(ops);
       AppendFiles append = new AppendFiles(ops);
       added.forEach(append::appendFile);
+      // a concurrent add_files of the same files passed the check above too: the commit refuses it
+      append.validateFromSnapshot(base.currentSnapshot() == null ? null : base.currentSnapshot().snapshotId())
+          .validateNoDuplicateAdds();
+      CommitGate.pass(tableName(ident));
       append.commit();
     }
     return result(OUTPUT, new GenericInternalRow(new Object[] {(long) added.size(), (long) partitions.size()}));

@@ -36,8 +36,9 @@ import org.apache.spark.sql.types.TimestampType;
  * convert only when both sides do (a partial AND would be unsafe under NOT); Spark already
  * splits top-level conjunctions into separate predicates.
  *
- * <p>Columns are referenced by dotted name ({@code a.b}); a name part that itself contains a dot
- * is ambiguous and not converted. Literals are converted from Catalyst's internal values to
+ * <p>Columns are referenced by full dotted name ({@code a.b}); a top-level column whose name
+ * contains a dot ({@code `a.b`}) gets the same full name, which binding resolves (Floe refuses
+ * schemas where two fields share a full name, and never binds such a name). Literals are converted from Catalyst's internal values to
  * Floe's Java representation: UTF8String to String, Decimal to BigDecimal, byte[] to
  * ByteBuffer, dates stay Integer days, timestamps stay Long micros, byte/short widen to Integer.
  * Strings with a non-binary collation are not converted (their equality is not byte equality).
@@ -227,7 +228,7 @@ public final class SparkFilters {
     return prefix == null ? Expressions.alwaysFalse() : Expressions.startsWith(column, (String) prefix);
   }
 
-  /** The dotted column name of a reference, or null for anything else or an ambiguous name. */
+  /** The full dotted column name of a reference, or null for anything else. */
   static String columnName(org.apache.spark.sql.connector.expressions.Expression e) {
     if (!(e instanceof NamedReference)) {
       return null;
@@ -237,7 +238,7 @@ public final class SparkFilters {
       return null;
     }
     for (String part : parts) {
-      if (part.isEmpty() || part.indexOf('.') >= 0) {
+      if (part.isEmpty()) {
         return null;
       }
     }
