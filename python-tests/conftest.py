@@ -25,6 +25,16 @@ JVM_OPTIONS = "-Duser.timezone=UTC -Duser.language=en -Duser.country=US -Dfloe.t
 
 _names = itertools.count()
 
+#: ``FLOE_TEST_SCALE=full`` (``scripts/test.sh --full``): the stress tests run at the scale their
+#: goals name (R1's 2,000 commits, 20 stream kills, 500 hostile names, ...). Unset, they run with
+#: smaller counts that exercise the same paths, so that the whole suite fits CI's time budget.
+FULL_SCALE = os.environ.get("FLOE_TEST_SCALE", "").lower() == "full"
+
+
+def scaled(full: int, standard: int) -> int:
+    """``full`` with FLOE_TEST_SCALE=full, else ``standard``."""
+    return full if FULL_SCALE else standard
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(

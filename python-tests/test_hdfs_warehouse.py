@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from commit_race import RACE_PROPERTIES, run_append_race, version_numbers
+from conftest import scaled
 from reliability_commit_storm import assert_no_loss, check_storm, record_storm
 from warehouse_checks import check_rewrite_and_expire, check_row_level_dml, rows
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 CATALOG = "floe_hdfs"
 WRITERS = 4
-APPENDS_PER_WRITER = 50
+APPENDS_PER_WRITER = scaled(50, 15)
 WORKER_TIMEOUT_S = 400
 
 

@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import sql_runner
+from conftest import scaled
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 SESSIONS = 4
-INSERTS = 25
+INSERTS = scaled(25, 10)
 #: A line of a Java stack trace, which a statement run synchronously never shows in its error
 #: message (docs/jdbc.md, 'Errors').
 STACK_FRAME = "\n\tat "

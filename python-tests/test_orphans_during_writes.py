@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conftest import scaled
+
 import floe.inspect as inspect
 from floe.inspect._paths import local_path
 
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 CATALOG = "floe"
-DURATION_SECONDS = 25.0
+DURATION_SECONDS = float(scaled(25, 15))
 
 
 def remove_orphans(spark: SparkSession, table: str) -> int:

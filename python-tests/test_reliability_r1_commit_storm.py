@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from commit_race import RaceResult, create_local_table, run_append_race
+from conftest import scaled
 from reliability_commit_storm import StormVerdict, assert_no_loss, check_storm, record_storm
 
 #: Iceberg's concurrency-test backoff (10 ms to 1 s) with 50 retries rather than its 20: 8 JVMs
@@ -55,9 +56,10 @@ def _storm(
 def test_r1a_eight_processes_lose_no_commit(tmp_path: Path) -> None:
     """8 OS processes x 250 appends: 2,000 acknowledged commits, every one in the final table."""
     started = time.monotonic()
-    race, verdict = _storm(tmp_path, processes=8, threads=1, appends=250)
+    appends = scaled(250, 100)
+    race, verdict = _storm(tmp_path, processes=8, threads=1, appends=appends)
     record_storm("local_processes", race, verdict, started)
-    assert_no_loss(race, verdict, writers=8, total=2000)
+    assert_no_loss(race, verdict, writers=8, total=8 * appends)
 
 
 def test_r1b_sixteen_threads_lose_no_commit(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import reliability_figures
+from conftest import scaled
 from reliability_crashes import java_command, parse_runs, parse_summary, run_java
 
 POINTS = (
@@ -30,7 +31,7 @@ POINTS = (
 OPS = ("APPEND", "ROW_DELTA", "OVERWRITE")
 #: Mode A repetitions: "after each manifest" and the deletion loops crash at a later event.
 REPETITIONS = 3
-KILL_ROUNDS = 20
+KILL_ROUNDS = scaled(20, 8)
 KILL_WRITERS = 4
 FAULT_ATTEMPTS = 500
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import S3_FIXTURE
+from conftest import S3_FIXTURE, scaled
 from warehouse_checks import check_rewrite_and_expire, check_row_level_dml, rows
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ NO_CONDITIONAL_BUCKET = "floe-no-conditional"
 WAREHOUSE = f"s3a://{BUCKET}/warehouse"
 CATALOG = "floe_s3"
 WRITERS = 4
-APPENDS_PER_WRITER = 50
+APPENDS_PER_WRITER = scaled(50, 15)
 #: The negative control needs fewer appends to show losses (it lost 66 of 200 in a 4 x 50 run).
 CONTROL_APPENDS_PER_WRITER = 20
 WORKER_TIMEOUT_S = 400

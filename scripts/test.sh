@@ -2,8 +2,21 @@
 # The README's second command: all tests. Rebuilds and reinstalls Floe from the checkout first
 # (cheap when nothing changed), then runs JUnit, the linters, and pytest, which includes the SQL
 # golden files through a Spark session, the Thrift JDBC server and Spark Connect. Non-zero on failure.
+#   --full   run the stress tests at the scale their goals name (FLOE_TEST_SCALE=full: R1's 2,000
+#            commits, 20 stream kills, 500 hostile names, 200 commits on S3 and HDFS); about 10
+#            minutes more. Without it they run smaller counts of the same races (CI's setting).
+#   --soak   also run the 5-minute reliability soak (R7).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+pytest_args=()
+for arg in "$@"; do
+  case "$arg" in
+    --full) export FLOE_TEST_SCALE=full ;;
+    --soak) pytest_args+=(--soak) ;;
+    *) echo "usage: scripts/test.sh [--full] [--soak]" >&2; exit 2 ;;
+  esac
+done
 source scripts/lib.sh
 
 [ -x "$FLOE_PY" ] || { echo "No $FLOE_VENV here: run bash scripts/setup.sh first" >&2; exit 1; }
@@ -19,7 +32,7 @@ log "ruff, mypy --strict"
 
 log "pytest python-tests (with sql-tests golden files: session, JDBC and Spark Connect)"
 status=0
-"$FLOE_PY" -m pytest python-tests -q || status=$?
+"$FLOE_PY" -m pytest python-tests -q ${pytest_args[@]+"${pytest_args[@]}"} || status=$?
 if [ "$status" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure" >&2
 fi
