@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pytest
+from conftest import scaled
 from jvm_tables import (
     InterceptedOps,
     data_file,
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 WORKER = Path(__file__).parent / "helpers" / "append_worker.py"
 WRITERS = 3
-APPENDS_PER_WRITER = 15
+APPENDS_PER_WRITER = scaled(15, 8)
 WORKER_TIMEOUT_S = 240
 VERSION_FILE = re.compile(r"^v(\d+)\.metadata\.json$")
 

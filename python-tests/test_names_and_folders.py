@@ -129,8 +129,9 @@ def _tree(root: Path) -> set[str]:
 def test_hostile_names_stay_inside_the_warehouse(
     spark: SparkSession, namespace: str, warehouse: Path
 ) -> None:
-    """500 generated names (200 unless FLOE_TEST_SCALE=full): each one is refused with a message naming it, or works end to end
-    inside its namespace's folder; nothing outside the warehouse appears, changes or goes."""
+    """500 generated names (200 unless FLOE_TEST_SCALE=full): each one is refused with a message
+    naming it, or works end to end inside its namespace's folder; nothing outside the warehouse
+    appears, changes or goes."""
     outside = warehouse.parent
     tripwire = outside / f"tripwire-{namespace}"
     tripwire.mkdir()

@@ -35,7 +35,7 @@ CATALOG = "floe_s3"
 WRITERS = 4
 APPENDS_PER_WRITER = scaled(50, 15)
 #: The negative control needs fewer appends to show losses (it lost 66 of 200 in a 4 x 50 run).
-CONTROL_APPENDS_PER_WRITER = 20
+CONTROL_APPENDS_PER_WRITER = scaled(20, 10)
 WORKER_TIMEOUT_S = 400
 VERSION_FILE = re.compile(r"v(\d+)\.metadata\.json$")
 RACE_PROPERTIES = (

@@ -20,8 +20,8 @@ the killed runs left behind, after which the rows are unchanged.
 
 The negative control runs the same harness with ``foreachBatch`` and a plain batch append, which is
 only at-least-once: its kills after the publish must show up as duplicated batches, so the oracle
-can fail. ``FLOE_STREAM_KILLS`` (default 20 with FLOE_TEST_SCALE=full, else 8) sets the number of kills; ``FLOE_STREAM_SEED`` the
-seed (printed).
+can fail. ``FLOE_STREAM_KILLS`` (default 20 with FLOE_TEST_SCALE=full, else 8) sets the number of
+kills; ``FLOE_STREAM_SEED`` the seed (printed).
 """
 
 from __future__ import annotations
