@@ -5,7 +5,7 @@ FLOE_VENV=${FLOE_VENV:-.venv}
 FLOE_PY="$PWD/$FLOE_VENV/bin/python"
 FLOE_JAR_BUILT="spark-extension/spark/build/libs/floe-spark.jar"
 
-log() { printf '==> %s\n' "$*"; }
+log() { printf '==> %s  [%s]\n' "$*" "$(date -u +%H:%M:%S)"; }
 
 # Debian packages: gradle when it is missing, python3-venv when venv cannot bootstrap pip.
 ensure_system_packages() {

@@ -32,7 +32,7 @@ log "ruff, mypy --strict"
 
 log "pytest python-tests (with sql-tests golden files: session, JDBC and Spark Connect)"
 status=0
-"$FLOE_PY" -m pytest python-tests -q ${pytest_args[@]+"${pytest_args[@]}"} || status=$?
+"$FLOE_PY" -m pytest python-tests -q --durations=25 ${pytest_args[@]+"${pytest_args[@]}"} || status=$?
 if [ "$status" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure" >&2
 fi
