@@ -113,7 +113,7 @@ final class ConflictValidation {
             continue;
           }
           if (entry.file() instanceof DataFile file) {
-            if (addedPaths.contains(file.path())) {
+            if (!addedPaths.isEmpty() && addedPaths.contains(SnapshotProducer.canonicalOrSelf(file.path()))) {
               throw conflict(snapshot, "added data file " + file.path() + ", which this operation adds too "
                   + "(the table would list it twice and read its rows twice)");
             }

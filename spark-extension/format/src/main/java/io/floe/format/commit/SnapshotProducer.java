@@ -2,6 +2,7 @@ package io.floe.format.commit;
 
 import io.floe.format.expr.Expression;
 import io.floe.format.io.FileIO;
+import io.floe.format.io.Locations;
 import io.floe.format.manifest.ContentFile;
 import io.floe.format.manifest.ContentFiles;
 import io.floe.format.manifest.DataFile;
@@ -250,10 +251,16 @@ public abstract class SnapshotProducer {
     return this;
   }
 
+  /** The data files this commit adds, by canonical location ({@code /t/x} and {@code file:/t/x} alike). */
   private Set<String> addedPaths() {
     Set<String> paths = new HashSet<>();
-    addedFiles.forEach(f -> paths.add(f.path()));
+    addedFiles.forEach(f -> paths.add(canonicalOrSelf(f.path())));
     return paths;
+  }
+
+  static String canonicalOrSelf(String path) {
+    String canonical = Locations.canonical(path);
+    return canonical == null ? path : canonical;
   }
 
   public List<DataFile> addedFiles() {

@@ -116,6 +116,12 @@ public class TestCommits {
     assertTrue(e.getMessage(), e.getMessage().contains("adds too"));
     assertEquals(before.currentSnapshot().snapshotId(), ops.refresh().currentSnapshot().snapshotId());
     assertEquals(Set.of(first.path(), shared.path(), other.path()), livePaths(ops));
+    // the same file spelled as a URI is the same file
+    String otherSpelling = shared.path().startsWith("file:") ? shared.path().substring("file:".length())
+        : "file:" + shared.path();
+    DataFile spelled = DataFile.builder(ops.refresh().spec()).copy(shared).withPath(otherSpelling).build();
+    assertThrows(ValidationException.class, () -> new AppendFiles(ops).appendFile(spelled)
+        .validateFromSnapshot(read).validateNoDuplicateAdds().commit());
     // without the check (a plain append) nothing is compared
     new AppendFiles(ops).appendFile(CommitFixtures.dataFile(ops.refresh(), "eu", 1)).validateFromSnapshot(read)
         .commit();
