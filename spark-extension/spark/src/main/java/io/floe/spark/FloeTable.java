@@ -380,7 +380,15 @@ public class FloeTable implements SupportsRead, SupportsWrite, SupportsDeleteV2,
     if (filter == null) {
       return "the condition cannot be evaluated against partition values and column bounds";
     }
-    for (FileScanTask task : matchingFiles(filter, writeView())) {
+    List<FileScanTask> candidates;
+    try {
+      candidates = matchingFiles(filter, writeView());
+    } catch (IllegalArgumentException e) {
+      // a column the format cannot bind (a full name two fields share): Spark deletes row by row
+      return "the condition cannot be evaluated against partition values and column bounds ("
+          + e.getMessage() + ")";
+    }
+    for (FileScanTask task : candidates) {
       if (!strictlyMatches(task, filter, metadata.schema())) {
         return "data file " + task.file().path() + " holds both rows that match and rows that do not";
       }
