@@ -3,6 +3,7 @@ package io.floe.format.commit;
 import io.floe.format.SchemaErrors;
 import io.floe.format.commit.SchemaTree.Located;
 import io.floe.format.commit.SchemaTree.Role;
+import io.floe.format.metadata.NameMapping;
 import io.floe.format.metadata.SortField;
 import io.floe.format.metadata.SortOrder;
 import io.floe.format.metadata.TableMetadata;
@@ -146,6 +147,7 @@ public final class SchemaUpdate {
   /**
    * Makes the changed schema current in {@code builder} (a new schema id unless an identical schema
    * exists) and moves the column-named properties of renamed columns and removes those of dropped ones.
+   * The table's name mapping ({@link NameMapping}), when it has one, gets the new names and columns.
    */
   public TableMetadataBuilder applyTo(TableMetadataBuilder builder) {
     builder.setCurrentSchema(apply(), lastColumnId);
@@ -161,6 +163,14 @@ public final class SchemaUpdate {
       }
     }
     removed.removeAll(moved.keySet());
+    String mapping = properties.get(NameMapping.DEFAULT);
+    if (mapping != null) {
+      try {
+        moved.put(NameMapping.DEFAULT, NameMapping.parse(mapping).updatedFor(apply()).toJson());
+      } catch (IllegalArgumentException e) {
+        // another engine's mapping Floe cannot parse: left as it is (readers report it)
+      }
+    }
     return builder.removeProperties(removed).setProperties(moved);
   }
 

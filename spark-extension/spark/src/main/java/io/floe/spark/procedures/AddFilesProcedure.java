@@ -199,7 +199,7 @@ final class AddFilesProcedure extends FloeProcedure {
       }
       try {
         ops.commit(base, TableMetadata.buildFrom(base)
-            .setProperties(Map.of(NameMapping.DEFAULT, NameMapping.of(base.schema()))).build());
+            .setProperties(Map.of(NameMapping.DEFAULT, NameMapping.of(base.schema()).toJson())).build());
         return;
       } catch (CommitFailedException e) {
         if (attempt >= 5) {

@@ -57,7 +57,7 @@ final class FileSetScan implements Scan, Batch {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     Long snapshotId = table.snapshot() == null ? null : table.snapshot().snapshotId();
-    return new FloeCombinedReaderFactory(ReaderSetup.of(table.name(), snapshotId, Map.of())
+    return new FloeCombinedReaderFactory(ReaderSetup.of(table, snapshotId, Map.of())
         .files(SparkSchemas.withFieldIds(table.readSchema(), requested)));
   }
 }

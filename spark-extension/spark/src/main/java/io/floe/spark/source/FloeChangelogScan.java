@@ -104,7 +104,7 @@ public final class FloeChangelogScan implements Scan, Batch {
   public PartitionReaderFactory createReaderFactory() {
     StructType data = SparkSchemas.withFieldIds(table.readSchema(), SparkSchemas.convert(table.readSchema()));
     Long snapshotId = table.snapshot() == null ? null : table.snapshot().snapshotId();
-    return new ChangelogReaderFactory(ReaderSetup.of(table.name(), snapshotId, Map.of())::files, data,
+    return new ChangelogReaderFactory(ReaderSetup.of(table, snapshotId, Map.of())::files, data,
         readSchema());
   }
 }

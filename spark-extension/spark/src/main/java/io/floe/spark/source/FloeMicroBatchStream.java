@@ -194,7 +194,7 @@ public final class FloeMicroBatchStream implements MicroBatchStream, SupportsTri
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new FloeCombinedReaderFactory(ReaderSetup.of(table.name(), null, options)
+    return new FloeCombinedReaderFactory(ReaderSetup.of(table, null, options)
         .files(SparkSchemas.withFieldIds(schema, requested)));
   }
 

@@ -3,6 +3,7 @@ package io.floe.spark.source;
 import io.floe.format.FileErrors;
 import io.floe.format.FloeException;
 import io.floe.format.deletes.RoaringPositionBitmap;
+import io.floe.format.metadata.NameMapping;
 import io.floe.spark.util.SparkSchemas;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -75,6 +76,8 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private final boolean requireFileColumns;
   private final AutoCloseable onClose;
   private final Function<FileNotFoundException, ? extends IOException> onMissingFile;
+  private final String nameMappingJson;
+  private final String tableName;
   private VectorizedParquetRecordReader reader;
   private long nextPosition;
   private ColumnarBatch current;
@@ -89,6 +92,8 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     this.requireFileColumns = builder.requireFileColumns;
     this.onClose = builder.onClose;
     this.onMissingFile = builder.onMissingFile;
+    this.nameMappingJson = builder.nameMappingJson;
+    this.tableName = builder.tableName;
     this.projection = new BatchProjection(builder.readSchema, location, builder.constants, batchSize,
         builder.deletedPositions, builder.isDeleted, builder.equalityColumns, builder.equalitySets);
   }
@@ -172,7 +177,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private void open() throws IOException {
     Path path = new Path(location);
     ParquetReadConf file =
-        ParquetReadConf.open(path, start, length, projection.dataSchema(), conf);
+        ParquetReadConf.open(path, start, length, projection.dataSchema(), conf, this::nameMapping);
     try {
       if (projection.needsPositions() && file.firstRowPosition() < 0) {
         throw new IOException("Cannot count row positions in " + location
@@ -204,6 +209,21 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
       file.stream().close();
       Thread.currentThread().interrupt();
       throw new IOException("Interrupted while opening " + location, e);
+    }
+  }
+
+  /** The table's name mapping, or null; parsed only for a file without field ids. */
+  private NameMapping nameMapping() {
+    if (nameMappingJson == null) {
+      return null;
+    }
+    try {
+      return NameMapping.parse(nameMappingJson);
+    } catch (IllegalArgumentException e) {
+      throw new io.floe.format.FloeFormatException("Cannot read data file " + location
+          + (tableName == null ? "" : " of table " + tableName) + ": it has no Parquet field ids and the table property "
+          + NameMapping.DEFAULT + ", which says which column is which, is invalid (" + e.getMessage()
+          + "); fix it with ALTER TABLE ... SET TBLPROPERTIES or remove it to match columns by name", e);
     }
   }
 
@@ -288,6 +308,8 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     private boolean requireFileColumns = false;
     private AutoCloseable onClose;
     private Function<FileNotFoundException, ? extends IOException> onMissingFile;
+    private String nameMappingJson;
+    private String tableName;
     private final Map<String, Object> constants = new LinkedHashMap<>();
 
     private Builder(String location) {
@@ -311,6 +333,16 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     /** The Spark schema to return: file columns (by "parquet.field.id") and metadata columns. */
     public Builder project(StructType schema) {
       this.readSchema = schema;
+      return this;
+    }
+
+    /**
+     * The table's {@code schema.name-mapping.default} (JSON; null: none): a file without field ids
+     * is read through it (see {@link NameMappedColumns}); {@code table} names the table in errors.
+     */
+    public Builder nameMapping(String json, String table) {
+      this.nameMappingJson = json;
+      this.tableName = table;
       return this;
     }
 

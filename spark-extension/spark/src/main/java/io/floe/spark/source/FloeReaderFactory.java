@@ -25,18 +25,22 @@ final class FloeReaderFactory implements PartitionReaderFactory {
   private final int batchSize;
   private final String tableName;
   private final Long snapshotId;
+  private final String nameMapping;
 
   /**
    * {@code conf} is broadcast: each executor deserializes it once, not every task. {@code tableName}
-   * and {@code snapshotId} (null when the table has none) name what is read when a file is missing.
+   * and {@code snapshotId} (null when the table has none) name what is read when a file is missing;
+   * {@code nameMapping} (the table's {@code schema.name-mapping.default}, or null) matches the
+   * columns of files without field ids.
    */
   FloeReaderFactory(StructType readSchema, Broadcast<SerializableConfiguration> conf, int batchSize,
-      String tableName, Long snapshotId) {
+      String tableName, Long snapshotId, String nameMapping) {
     this.readSchema = readSchema;
     this.conf = conf;
     this.batchSize = batchSize;
     this.tableName = tableName;
     this.snapshotId = snapshotId;
+    this.nameMapping = nameMapping;
   }
 
   /** The deletes of a task reading {@code files}, loaded on demand and shared by its files. */
@@ -56,6 +60,7 @@ final class FloeReaderFactory implements PartitionReaderFactory {
         .project(readSchema)
         .conf(conf.value().value())
         .batchSize(batchSize)
+        .nameMapping(nameMapping, tableName)
         .onMissingFile(e -> SparkExceptions.missingFile("data file", tableName, snapshotId, file.path(), e));
     if (file.splitLength() >= 0) {
       builder.split(file.splitStart(), file.splitLength());

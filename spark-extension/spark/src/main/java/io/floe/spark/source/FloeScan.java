@@ -400,7 +400,7 @@ public final class FloeScan
   public PartitionReaderFactory createReaderFactory() {
     Schema schema = table.readSchema();
     StructType withIds = markMetadataColumns(SparkSchemas.withFieldIds(schema, readSchema()));
-    return new FloeCombinedReaderFactory(ReaderSetup.of(table.name(), snapshotId(), options).files(withIds));
+    return new FloeCombinedReaderFactory(ReaderSetup.of(table, snapshotId(), options).files(withIds));
   }
 
   /**

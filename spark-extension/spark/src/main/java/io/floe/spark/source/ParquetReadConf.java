@@ -1,7 +1,9 @@
 package io.floe.spark.source;
 
+import io.floe.format.metadata.NameMapping;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
@@ -13,6 +15,7 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.internal.SQLConf;
@@ -28,7 +31,9 @@ import org.apache.spark.sql.types.StructType;
  * file reads as nulls, even when a file column has the same name (a dropped and re-added column
  * must not resurface old values), and a renamed column still finds its data. When the file has
  * no field id at all (written by plain Spark or another tool, e.g. imported files), ids cannot
- * work and columns are matched by name instead, honouring {@code spark.sql.caseSensitive}. A
+ * work and columns are matched by name instead, honouring {@code spark.sql.caseSensitive}, through
+ * the table's name mapping when it has one ({@link NameMappedColumns}: a renamed column finds the
+ * values written under its old name). A
  * file with ids on only some columns is matched by id: columns without an id read as nulls.
  *
  * <p>No Parquet filter is ever pushed into the reader, so rows come back in file order and row
@@ -60,6 +65,14 @@ final class ParquetReadConf {
   static ParquetReadConf open(
       Path path, long start, long length, StructType dataSchema, Configuration base)
       throws IOException {
+    return open(path, start, length, dataSchema, base, () -> null);
+  }
+
+  /** As above; a file without field ids is read through the name mapping {@code mapping} gives (or by name). */
+  static ParquetReadConf open(
+      Path path, long start, long length, StructType dataSchema, Configuration base,
+      Supplier<NameMapping> mapping)
+      throws IOException {
     // a copy per file: the settings below are this file's (the base is shared by the task's readers)
     Configuration conf = new Configuration(base);
     conf.unset(ParquetInputFormat.FILTER_PREDICATE);
@@ -73,8 +86,10 @@ final class ParquetReadConf {
     SeekableInputStream stream = file.newStream();
     try {
       ParquetMetadata footer = ParquetFileReader.readFooter(file, readOptions, stream);
-      boolean byId = hasFieldIds(footer.getFileMetaData().getSchema());
-      configure(conf, dataSchema, byId);
+      MessageType fileSchema = footer.getFileMetaData().getSchema();
+      boolean byId = hasFieldIds(fileSchema);
+      NameMapping names = byId ? null : mapping.get();
+      configure(conf, names == null ? dataSchema : NameMappedColumns.apply(dataSchema, fileSchema, names), byId);
       return new ParquetReadConf(file, stream, footer, conf, byId, firstRowPosition(footer));
     } catch (IOException | RuntimeException e) {
       stream.close();

@@ -1,6 +1,8 @@
 package io.floe.spark.source;
 
 import io.floe.format.OptionErrors;
+import io.floe.format.metadata.NameMapping;
+import io.floe.format.table.TableView;
 import io.floe.spark.util.SparkExceptions;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,7 +19,8 @@ import org.apache.spark.util.SerializableConfiguration;
  * driver: the session's Hadoop configuration, broadcast so that each executor deserializes it once
  * (and reused by the next scans while it is unchanged, see {@link SharedConf});
  * the rows per batch (the {@value #BATCH_SIZE} read option, else Spark's
- * {@value #SPARK_BATCH_SIZE}); and the table and snapshot a reader names when a file is missing.
+ * {@value #SPARK_BATCH_SIZE}); the table and snapshot a reader names when a file is missing; and the
+ * table's name mapping (JSON, or null), which matches the columns of files without field ids.
  * Used by {@link FloeScan}, {@link FileSetScan}, {@link FloeChangelogScan} and
  * {@link FloeMicroBatchStream}.
  */
@@ -32,13 +35,15 @@ final class ReaderSetup {
   private final int batchSize;
   private final String tableName;
   private final Long snapshotId;
+  private final String nameMapping;
 
   private ReaderSetup(Broadcast<SerializableConfiguration> conf, int batchSize, String tableName,
-      Long snapshotId) {
+      Long snapshotId, String nameMapping) {
     this.conf = conf;
     this.batchSize = batchSize;
     this.tableName = tableName;
     this.snapshotId = snapshotId;
+    this.nameMapping = nameMapping;
   }
 
   /**
@@ -46,10 +51,12 @@ final class ReaderSetup {
    * read {@code options} (only {@value #BATCH_SIZE} is used); throws Floe's invalid-option error when
    * the batch size is not a positive integer.
    */
-  static ReaderSetup of(String tableName, Long snapshotId, Map<String, String> options) {
+  static ReaderSetup of(TableView table, Long snapshotId, Map<String, String> options) {
     SparkSession spark = SparkSession.active();
+    String tableName = table.name();
     int batchSize = batchSize(tableName, options, spark.conf().get(SPARK_BATCH_SIZE, "4096"));
-    return new ReaderSetup(hadoopConf(spark), batchSize, tableName, snapshotId);
+    String nameMapping = table.metadata().properties().get(NameMapping.DEFAULT);
+    return new ReaderSetup(hadoopConf(spark), batchSize, tableName, snapshotId, nameMapping);
   }
 
   /** The session's Hadoop configuration, broadcast: the last broadcast while it is unchanged (see {@link SharedConf}). */
@@ -66,7 +73,7 @@ final class ReaderSetup {
 
   /** A reader factory of data files read with {@code readSchema} (columns carrying field ids). */
   FloeReaderFactory files(StructType readSchema) {
-    return new FloeReaderFactory(readSchema, conf, batchSize, tableName, snapshotId);
+    return new FloeReaderFactory(readSchema, conf, batchSize, tableName, snapshotId, nameMapping);
   }
 
   /** The {@value #BATCH_SIZE} read option when given, else {@code sparkDefault}; a positive int. */
