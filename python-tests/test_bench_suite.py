@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import FULL_SCALE
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
@@ -72,6 +73,9 @@ def test_ratios_goals_and_answers() -> None:
     assert differ is not None and "iceberg-best" in differ
 
 
+@pytest.mark.skipif(
+    not FULL_SCALE, reason="3 JVMs: runs with FLOE_TEST_SCALE=full (the harness's parts always)"
+)
 def test_tiny_workload_end_to_end(tmp_path: Path) -> None:
     import importlib.util
 

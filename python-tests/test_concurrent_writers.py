@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 WORKER = Path(__file__).parent / "helpers" / "append_worker.py"
 WRITERS = 3
-APPENDS_PER_WRITER = scaled(15, 8)
+APPENDS_PER_WRITER = scaled(15, 5)
 WORKER_TIMEOUT_S = 240
 VERSION_FILE = re.compile(r"^v(\d+)\.metadata\.json$")
 
