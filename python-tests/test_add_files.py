@@ -234,6 +234,23 @@ def test_renamed_columns_of_files_without_field_ids_keep_their_values(
     assert rows == [(i, w, z) for i, w, _, _, z in expected]
 
 
+def test_an_invalid_name_mapping_fails_reads_of_files_without_ids_naming_it(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
+    source = location(spark, table) / "data" / "imported"
+    spark.range(2).write.parquet(str(source))
+    add_files(spark, table, source)
+    prop = "schema.name-mapping.default"
+    spark.sql(f"ALTER TABLE floe.{table} SET TBLPROPERTIES ('{prop}' = '[{{\"names\": 3}}]')")
+    with pytest.raises(Exception, match=rf"{table}.*{prop}.*invalid") as raised:
+        spark.table(f"floe.{table}").collect()
+    assert "imported" in str(raised.value)
+    spark.sql(f"ALTER TABLE floe.{table} UNSET TBLPROPERTIES ('{prop}')")
+    assert sorted(r.id for r in spark.table(f"floe.{table}").collect()) == [0, 1]
+
+
 def test_hive_values_are_percent_decoded_and_checked(spark: SparkSession, namespace: str) -> None:
     table = f"{namespace}.t"
     spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, s STRING) PARTITIONED BY (s)")
