@@ -234,6 +234,23 @@ def test_renamed_columns_of_files_without_field_ids_keep_their_values(
     assert rows == [(i, w, z) for i, w, _, _, z in expected]
 
 
+def test_files_whose_column_names_differ_in_case_are_read_through_the_mapping(
+    spark: SparkSession, namespace: str
+) -> None:
+    """add_files accepts a file whose columns differ from the table's only in case (ID, V); the
+    name mapping matches them the same way (spark.sql.caseSensitive is off), before and after a
+    rename."""
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, v STRING)")
+    source = location(spark, table) / "data" / "imported"
+    spark.range(2).selectExpr("id AS ID", "CAST(id + 5 AS STRING) AS V").write.parquet(str(source))
+    add_files(spark, table, source)
+    read = f"SELECT * FROM floe.{table} ORDER BY 1"
+    assert [tuple(r) for r in spark.sql(read).collect()] == [(0, "5"), (1, "6")]
+    spark.sql(f"ALTER TABLE floe.{table} RENAME COLUMN v TO w")
+    assert [tuple(r) for r in spark.sql(read).collect()] == [(0, "5"), (1, "6")]
+
+
 def test_an_invalid_name_mapping_fails_reads_of_files_without_ids_naming_it(
     spark: SparkSession, namespace: str
 ) -> None:

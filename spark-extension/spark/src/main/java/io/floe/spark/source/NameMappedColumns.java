@@ -21,7 +21,9 @@ import org.apache.spark.sql.types.StructType;
  * <p>A requested column with no mapped file column keeps its name when no mapping entry of its
  * level claims that name (a column added while an older Floe did not keep the mapping current)
  * and reads as nulls otherwise. Struct fields are mapped at any depth through structs; fields of
- * structs inside lists and maps keep their names.
+ * structs inside lists and maps keep their names. Unless {@code spark.sql.caseSensitive} is on, a
+ * file column also takes a mapped name that differs only in case (add_files accepts such files,
+ * and Spark's own matching by name ignores case too).
  */
 final class NameMappedColumns {
   /** A name no Parquet column has: Spark's reader then returns nulls for the column. */
@@ -30,14 +32,15 @@ final class NameMappedColumns {
   private NameMappedColumns() {}
 
   /** {@code requested} with each field renamed to the file's column for its id (see the class comment). */
-  static StructType apply(StructType requested, GroupType file, NameMapping mapping) {
-    return apply(requested, file, mapping.fields());
+  static StructType apply(StructType requested, GroupType file, NameMapping mapping, boolean caseSensitive) {
+    return apply(requested, file, mapping.fields(), caseSensitive);
   }
 
-  private static StructType apply(StructType requested, GroupType file, List<NameMapping.MappedField> level) {
+  private static StructType apply(StructType requested, GroupType file, List<NameMapping.MappedField> level,
+      boolean caseSensitive) {
     Map<Integer, Type> fileColumnById = new HashMap<>();
     for (Type column : file.getFields()) {
-      NameMapping.MappedField mapped = find(level, column.getName());
+      NameMapping.MappedField mapped = find(level, column.getName(), caseSensitive);
       if (mapped != null && mapped.fieldId() != null) {
         fileColumnById.putIfAbsent(mapped.fieldId(), column);
       }
@@ -53,7 +56,7 @@ final class NameMappedColumns {
       String name;
       if (column != null) {
         name = column.getName();
-      } else if (find(level, field.name()) == null) {
+      } else if (find(level, field.name(), caseSensitive) == null) {
         name = field.name(); // not in the mapping: matched by its own name, as before there was one
       } else {
         name = field.name() + UNMAPPED_SUFFIX; // the file's column of that name is another field's
@@ -61,20 +64,28 @@ final class NameMappedColumns {
       org.apache.spark.sql.types.DataType type = field.dataType();
       if (column != null && type instanceof StructType struct && !column.isPrimitive()) {
         NameMapping.MappedField mapped = findById(level, id);
-        type = apply(struct, column.asGroupType(), mapped == null ? List.of() : mapped.fields());
+        type = apply(struct, column.asGroupType(), mapped == null ? List.of() : mapped.fields(), caseSensitive);
       }
       out.add(new StructField(name, type, field.nullable(), field.metadata()));
     }
     return new StructType(out.toArray(new StructField[0]));
   }
 
-  private static NameMapping.MappedField find(List<NameMapping.MappedField> level, String name) {
+  /** The mapped field listing {@code name}; without case sensitivity, else one listing it in another case. */
+  private static NameMapping.MappedField find(List<NameMapping.MappedField> level, String name,
+      boolean caseSensitive) {
+    NameMapping.MappedField exact = null;
+    NameMapping.MappedField folded = null;
     for (NameMapping.MappedField f : level) {
-      if (f.names().contains(name)) {
-        return f;
+      for (String mappedName : f.names()) {
+        if (mappedName.equals(name)) {
+          exact = exact == null ? f : exact;
+        } else if (!caseSensitive && folded == null && mappedName.equalsIgnoreCase(name)) {
+          folded = f;
+        }
       }
     }
-    return null;
+    return exact != null ? exact : folded;
   }
 
   private static NameMapping.MappedField findById(List<NameMapping.MappedField> level, int id) {

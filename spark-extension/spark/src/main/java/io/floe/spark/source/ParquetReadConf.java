@@ -89,7 +89,9 @@ final class ParquetReadConf {
       MessageType fileSchema = footer.getFileMetaData().getSchema();
       boolean byId = hasFieldIds(fileSchema);
       NameMapping names = byId ? null : mapping.get();
-      configure(conf, names == null ? dataSchema : NameMappedColumns.apply(dataSchema, fileSchema, names), byId);
+      boolean caseSensitive = conf.getBoolean(SQLConf.CASE_SENSITIVE().key(), false);
+      configure(conf, names == null ? dataSchema
+          : NameMappedColumns.apply(dataSchema, fileSchema, names, caseSensitive), byId);
       return new ParquetReadConf(file, stream, footer, conf, byId, firstRowPosition(footer));
     } catch (IOException | RuntimeException e) {
       stream.close();
