@@ -552,6 +552,9 @@ def test_filters_on_a_column_whose_name_holds_a_dot_prune(
         snapshots + 1,
     )
     assert sorted(r.id for r in spark.table(table).collect()) == [0, 1, 20, 21, 30, 31]
+    # an overwrite by a condition on it replaces that partition's files (it used to be refused)
+    spark.sql(f"INSERT INTO {table} REPLACE WHERE `a.b` = 3 SELECT 99, 3, 'r'")
+    assert sorted(r.id for r in spark.table(table).collect()) == [0, 1, 20, 21, 99]
 
 
 def test_two_columns_with_one_full_name_are_refused(spark: SparkSession, namespace: str) -> None:
