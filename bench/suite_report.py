@@ -137,6 +137,8 @@ def goal_lines(workload: Workload, table: dict[str, dict[str, Case]]) -> list[tu
                 f"goal <= {goal:g}: {'met' if met else 'MISSED'}"
                 + ("; the engines' answers differ" if differ else "")
             )
+            if not met:
+                sentence += floor_note(by_engine, table, peer, goal)
             lines.append((met, sentence))
     for by_engine in table.values():
         floe = by_engine.get("floe")
@@ -150,6 +152,25 @@ def goal_lines(workload: Workload, table: dict[str, dict[str, Case]]) -> list[tu
                 sentence += f" ({own['factor']:g}x {own['peer']}'s {float(own['peer_value']):.3g})"
             lines.append((met, f"{sentence}: {verdict}"))
     return lines
+
+
+def floor_note(
+    by_engine: Mapping[str, Case], table: Mapping[str, Mapping[str, Case]], peer: str, goal: float
+) -> str:
+    """For a missed goal whose Floe case names a floor (``extra["floor_case"]``: a case of the
+    same workload timing the least any engine's session can spend on a query of that shape, such
+    as ``SELECT 1``): the floor's time on Floe over the peer's median of the missed case, and
+    whether that already exceeds the goal. Empty when there is no such floor."""
+    floe = by_engine.get("floe")
+    name = floe.extra.get("floor_case") if floe is not None else None
+    floor = table.get(str(name), {}).get("floe") if name else None
+    medians = {e: c.median for e, c in by_engine.items() if c.seconds}
+    base = peer_median(medians, peer)
+    if floor is None or not floor.seconds or not base:
+        return ""
+    bound = floor.median / base
+    verdict = "above the goal: no change to Floe can meet it here" if bound > goal else "below it"
+    return f"; its floor, '{name}' on Floe, is {bound:.2f} of {peer}'s time ({verdict})"
 
 
 def answer_problems(raw: dict[str, Any]) -> list[str]:

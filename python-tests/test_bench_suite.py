@@ -178,6 +178,32 @@ def test_an_own_goal_relative_to_a_peer_is_resolved_from_the_peers_case() -> Non
     assert lines(None) == []  # the peer has no such value: nothing to judge
 
 
+def test_a_missed_goal_says_how_much_of_the_peers_time_its_floor_takes() -> None:
+    workload = Workload("W95", "t", "scan", ("parquet", "floe"), _noop, _nothing,
+                        goals={"b": {"parquet": 0.05}, "a": {"parquet": 0.5}})  # fmt: skip
+    floor = "floor: SELECT 1"
+
+    def lines(floe_b: float, floe_floor: float) -> list[tuple[bool, str]]:
+        cases = [
+            Case("b", "parquet", [1.0, 1.0, 1.0]),
+            Case("b", "floe", [floe_b] * 3, extra={"floor_case": floor}),
+            Case("a", "parquet", [1.0] * 3),
+            Case("a", "floe", [0.6] * 3, extra={"floor_case": "no such case"}),
+            Case(floor, "parquet", [0.05] * 3),
+            Case(floor, "floe", [floe_floor] * 3),
+        ]
+        return suite_report.goal_lines(workload, suite_report.case_table(cases))
+
+    (b_line, a_line) = lines(0.2, 0.08)
+    assert not b_line[0] and b_line[1].endswith(
+        "MISSED; its floor, 'floor: SELECT 1' on Floe, is 0.08 of parquet's time "
+        "(above the goal: no change to Floe can meet it here)"
+    ), b_line
+    assert not a_line[0] and a_line[1].endswith("goal <= 0.5: MISSED"), a_line  # no such floor
+    assert lines(0.2, 0.01)[0][1].endswith("is 0.01 of parquet's time (below it)")
+    assert "floor" not in lines(0.04, 0.01)[0][1]  # a met goal needs no floor
+
+
 def test_bad_engines_and_workloads_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser()
     w3 = suite.parse_workloads(parser, "W3", REGISTRY)

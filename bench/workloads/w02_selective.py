@@ -9,6 +9,13 @@ files imported into every engine, then
 
 Goals: (a) Floe/Iceberg <= 0.8, Floe/Parquet <= 0.5; (b) and (c) Floe/Parquet <= 0.05,
 Floe/Iceberg <= 0.5.
+
+Two floors, timed in every engine's session after the cases above, bound what any table format
+can reach here: ``SELECT 1`` (parsed, analyzed, planned and collected to Python without a Spark
+job: the least (b) and (c) can cost, since Floe answers them from metadata without one) and the
+shape of (a) over one generated row (a partial and a final aggregate around a shuffle: two
+stages). A missed goal's line in the report says how much of the peer's time its floor takes
+(``extra["floor_case"]``, bench/suite_report.py ``floor_note``).
 """
 
 from __future__ import annotations
@@ -29,6 +36,12 @@ METADATA = "SELECT count(*), min(ss_sold_date), max(ss_sold_date) FROM {table}"
 APPENDS = 5
 #: Floe's (c) may take at most this much of its (b).
 C_OVER_B = 1.10
+#: The floors (see above): case name, query.
+NO_JOB_FLOOR = ("floor: SELECT 1, no job", "SELECT 1")
+JOB_FLOOR = (
+    "floor: the shape of (a) over one row",
+    "SELECT count(*), sum(id), sum(id) FROM range(0, 1, 1, 1)",
+)
 
 
 def _append(ctx: Context, table: str, src: Path, i: int) -> None:
@@ -58,7 +71,10 @@ def run(ctx: Context) -> list[Case]:
     c.extra["c_over_b"] = round(c.median / b.median, 3) if b.median else None
     if ctx.engine == "floe" and b.median:
         c.extra["own_goal"] = {"metric": "c / b", "value": c.median / b.median, "goal": C_OVER_B}
-    return [a, b, c]
+    floors = [ctx.query_case(name, sql) for name, sql in (NO_JOB_FLOOR, JOB_FLOOR)]
+    a.extra["floor_case"] = JOB_FLOOR[0]
+    b.extra["floor_case"] = c.extra["floor_case"] = NO_JOB_FLOOR[0]
+    return [a, b, c, *floors]
 
 
 WORKLOAD = Workload(
