@@ -13,8 +13,8 @@ Floe/Iceberg <= 0.5.
 Two floors, timed in every engine's session after the cases above, bound what any table format
 can reach here: ``SELECT 1`` (parsed, analyzed, planned and collected to Python without a Spark
 job: the least (b) and (c) can cost, since Floe answers them from metadata without one) and the
-shape of (a) over one generated row (a partial and a final aggregate around a shuffle: two
-stages). A missed goal's line in the report says how much of the peer's time its floor takes
+shape of (a) over one generated row (a Spark job of one task: a partial and a final aggregate
+over one partition, as Floe plans (a), whose rows come from one file). A missed goal's line in the report says how much of the peer's time its floor takes
 (``extra["floor_case"]``, bench/suite_report.py ``floor_note``).
 """
 
