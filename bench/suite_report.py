@@ -158,19 +158,21 @@ def floor_note(
     by_engine: Mapping[str, Case], table: Mapping[str, Mapping[str, Case]], peer: str, goal: float
 ) -> str:
     """For a missed goal whose Floe case names a floor (``extra["floor_case"]``: a case of the
-    same workload timing the least any engine's session can spend on a query of that shape, such
-    as ``SELECT 1``): the floor's time on Floe over the peer's median of the missed case, and
-    whether that already exceeds the goal. Empty when there is no such floor."""
+    same workload timing the least a Spark session spends on a query of that shape, such as
+    ``SELECT 1``): the floor's fastest median over all engines divided by the peer's median of
+    the missed case, and whether that already exceeds the goal. Empty when there is no floor."""
     floe = by_engine.get("floe")
     name = floe.extra.get("floor_case") if floe is not None else None
-    floor = table.get(str(name), {}).get("floe") if name else None
+    floors = [c.median for c in table.get(str(name), {}).values() if c.seconds] if name else []
     medians = {e: c.median for e, c in by_engine.items() if c.seconds}
     base = peer_median(medians, peer)
-    if floor is None or not floor.seconds or not base:
+    if not floors or not base:
         return ""
-    bound = floor.median / base
+    bound = min(floors) / base
     verdict = "above the goal: no change to Floe can meet it here" if bound > goal else "below it"
-    return f"; its floor, '{name}' on Floe, is {bound:.2f} of {peer}'s time ({verdict})"
+    return f"; its floor, '{name}' in the fastest session, is {bound:.2f} of {peer}'s time " + (
+        f"({verdict})"
+    )
 
 
 def answer_problems(raw: dict[str, Any]) -> list[str]:

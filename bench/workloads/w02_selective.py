@@ -14,7 +14,8 @@ Two floors, timed in every engine's session after the cases above, bound what an
 can reach here: ``SELECT 1`` (parsed, analyzed, planned and collected to Python without a Spark
 job: the least (b) and (c) can cost, since Floe answers them from metadata without one) and the
 shape of (a) over one generated row (a Spark job of one task: a partial and a final aggregate
-over one partition, as Floe plans (a), whose rows come from one file). A missed goal's line in the report says how much of the peer's time its floor takes
+over one partition, as Floe plans (a), whose rows come from one file). A missed goal's line in
+the report says how much of the peer's time the fastest session's floor takes
 (``extra["floor_case"]``, bench/suite_report.py ``floor_note``).
 """
 
