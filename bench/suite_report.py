@@ -169,7 +169,7 @@ def floor_note(
     if not floors or not base:
         return ""
     bound = min(floors) / base
-    verdict = "above the goal: no change to Floe can meet it here" if bound > goal else "below it"
+    verdict = "at or above the goal: no change to Floe can meet it here" if bound >= goal else "below it"
     return f"; its floor, '{name}' in the fastest session, is {bound:.2f} of {peer}'s time " + (
         f"({verdict})"
     )

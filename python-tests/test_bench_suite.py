@@ -197,7 +197,7 @@ def test_a_missed_goal_says_how_much_of_the_peers_time_its_floor_takes() -> None
     (b_line, a_line) = lines(0.2, 0.08)  # the fastest session's floor: parquet's 0.06
     assert not b_line[0] and b_line[1].endswith(
         "MISSED; its floor, 'floor: SELECT 1' in the fastest session, is 0.06 of parquet's time "
-        "(above the goal: no change to Floe can meet it here)"
+        "(at or above the goal: no change to Floe can meet it here)"
     ), b_line
     assert not a_line[0] and a_line[1].endswith("goal <= 0.5: MISSED"), a_line  # no such floor
     assert lines(0.2, 0.01)[0][1].endswith("is 0.01 of parquet's time (below it)")  # Floe's
