@@ -169,7 +169,9 @@ def floor_note(
     if not floors or not base:
         return ""
     bound = min(floors) / base
-    verdict = "at or above the goal: no change to Floe can meet it here" if bound >= goal else "below it"
+    verdict = "below it"
+    if bound >= goal:
+        verdict = "at or above the goal: no change to Floe can meet it here"
     return f"; its floor, '{name}' in the fastest session, is {bound:.2f} of {peer}'s time " + (
         f"({verdict})"
     )
