@@ -78,6 +78,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private final Function<FileNotFoundException, ? extends IOException> onMissingFile;
   private final String nameMappingJson;
   private final String tableName;
+  private final org.apache.spark.sql.sources.Filter[] skipFilters;
   private VectorizedParquetRecordReader reader;
   private long nextPosition;
   private ColumnarBatch current;
@@ -94,6 +95,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     this.onMissingFile = builder.onMissingFile;
     this.nameMappingJson = builder.nameMappingJson;
     this.tableName = builder.tableName;
+    this.skipFilters = builder.skipFilters;
     this.projection = new BatchProjection(builder.readSchema, location, builder.constants, batchSize,
         builder.deletedPositions, builder.isDeleted, builder.equalityColumns, builder.equalitySets);
   }
@@ -176,8 +178,9 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
 
   private void open() throws IOException {
     Path path = new Path(location);
-    ParquetReadConf file =
-        ParquetReadConf.open(path, start, length, projection.dataSchema(), conf, this::nameMapping);
+    // skipping row groups and pages would shift the positions deletes and _pos count
+    ParquetReadConf file = ParquetReadConf.open(path, start, length, projection.dataSchema(), conf,
+        this::nameMapping, projection.needsPositions() ? null : skipFilters);
     try {
       if (projection.needsPositions() && file.firstRowPosition() < 0) {
         throw new IOException("Cannot count row positions in " + location
@@ -309,6 +312,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     private AutoCloseable onClose;
     private Function<FileNotFoundException, ? extends IOException> onMissingFile;
     private String nameMappingJson;
+    private org.apache.spark.sql.sources.Filter[] skipFilters;
     private String tableName;
     private final Map<String, Object> constants = new LinkedHashMap<>();
 
@@ -343,6 +347,16 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     public Builder nameMapping(String json, String table) {
       this.nameMappingJson = json;
       this.tableName = table;
+      return this;
+    }
+
+    /**
+     * Filters Spark evaluates on the rows read (null: none), by table column name: Parquet skips
+     * the row groups and pages where none can match, unless row positions are counted (see
+     * {@link ParquetSkipFilters}). Never for a read that must return every row of the file.
+     */
+    public Builder skipFilters(org.apache.spark.sql.sources.Filter[] filters) {
+      this.skipFilters = filters;
       return this;
     }
 

@@ -26,21 +26,24 @@ final class FloeReaderFactory implements PartitionReaderFactory {
   private final String tableName;
   private final Long snapshotId;
   private final String nameMapping;
+  private final org.apache.spark.sql.sources.Filter[] skipFilters;
 
   /**
    * {@code conf} is broadcast: each executor deserializes it once, not every task. {@code tableName}
    * and {@code snapshotId} (null when the table has none) name what is read when a file is missing;
    * {@code nameMapping} (the table's {@code schema.name-mapping.default}, or null) matches the
-   * columns of files without field ids.
+   * columns of files without field ids; {@code skipFilters} (null: none) are filters Spark checks on
+   * the rows read, which let Parquet skip row groups and pages (see {@link ParquetSkipFilters}).
    */
   FloeReaderFactory(StructType readSchema, Broadcast<SerializableConfiguration> conf, int batchSize,
-      String tableName, Long snapshotId, String nameMapping) {
+      String tableName, Long snapshotId, String nameMapping, org.apache.spark.sql.sources.Filter[] skipFilters) {
     this.readSchema = readSchema;
     this.conf = conf;
     this.batchSize = batchSize;
     this.tableName = tableName;
     this.snapshotId = snapshotId;
     this.nameMapping = nameMapping;
+    this.skipFilters = skipFilters;
   }
 
   /** The deletes of a task reading {@code files}, loaded on demand and shared by its files. */
@@ -61,6 +64,7 @@ final class FloeReaderFactory implements PartitionReaderFactory {
         .conf(conf.value().value())
         .batchSize(batchSize)
         .nameMapping(nameMapping, tableName)
+        .skipFilters(skipFilters)
         .onMissingFile(e -> SparkExceptions.missingFile("data file", tableName, snapshotId, file.path(), e));
     if (file.splitLength() >= 0) {
       builder.split(file.splitStart(), file.splitLength());

@@ -61,6 +61,8 @@ public final class FloeScan
   private final Predicate[] pushed;
   private final CaseInsensitiveStringMap options;
   private final boolean fileFiltering;
+  /** The filters Spark evaluates on the rows this scan returns (Parquet skips by them; see createReaderFactory). */
+  private final Predicate[] postScan;
   private ScanPlan plan = null;
   private final List<Predicate> runtimeFilters = new ArrayList<>();
   private int runtimeSkippedFiles = 0;
@@ -69,12 +71,13 @@ public final class FloeScan
   private boolean singleTaskDecided = false;
   private SingleTaskPartitioning singleTask = null;
 
-  FloeScan(TableView table, StructType requested, Expression filter, Predicate[] pushed,
+  FloeScan(TableView table, StructType requested, Expression filter, Predicate[] pushed, Predicate[] postScan,
       CaseInsensitiveStringMap options, boolean fileFiltering) {
     this.table = table;
     this.requested = requested;
     this.filter = filter;
     this.pushed = pushed;
+    this.postScan = postScan;
     this.options = options;
     this.fileFiltering = fileFiltering;
   }
@@ -400,7 +403,10 @@ public final class FloeScan
   public PartitionReaderFactory createReaderFactory() {
     Schema schema = table.readSchema();
     StructType withIds = markMetadataColumns(SparkSchemas.withFieldIds(schema, readSchema()));
-    return new FloeCombinedReaderFactory(ReaderSetup.of(table, snapshotId(), options).files(withIds));
+    // a row-level operation's scan must return every row of its files: no skipping inside them
+    org.apache.spark.sql.sources.Filter[] skip = fileFiltering ? null
+        : org.apache.spark.sql.internal.connector.PredicateUtils$.MODULE$.toV1(postScan);
+    return new FloeCombinedReaderFactory(ReaderSetup.of(table, snapshotId(), options).files(withIds, skip));
   }
 
   /**

@@ -30,6 +30,7 @@ public final class FloeScanBuilder
   private final CaseInsensitiveStringMap options;
   private StructType requested;
   private Predicate[] pushed = new Predicate[0];
+  private Predicate[] postScan = new Predicate[0];
   private Expression filter = Expressions.alwaysTrue();
   private final Consumer<FloeScan> onBuild;
   /** Whether every pushed filter selects whole files (nothing left for Spark to check on rows). */
@@ -79,7 +80,8 @@ public final class FloeScanBuilder
     this.filterExact = postScan.isEmpty();
     this.filter = combined;
     this.pushed = accepted.toArray(new Predicate[0]);
-    return postScan.toArray(new Predicate[0]);
+    this.postScan = postScan.toArray(new Predicate[0]);
+    return this.postScan.clone();
   }
 
   /** Filters on columns the format cannot bind (metadata columns, unsupported literals) stay with Spark. */
@@ -136,7 +138,7 @@ public final class FloeScanBuilder
     if (fileSetId != null) {
       return new FileSetScan(table, requested, fileSetId); // a rewrite_data_files file group
     }
-    FloeScan scan = new FloeScan(table, requested, filter, pushed, options, onBuild != null);
+    FloeScan scan = new FloeScan(table, requested, filter, pushed, postScan, options, onBuild != null);
     if (onBuild != null) {
       onBuild.accept(scan);
     }

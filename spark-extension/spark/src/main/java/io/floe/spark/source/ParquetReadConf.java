@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -73,6 +74,17 @@ final class ParquetReadConf {
       Path path, long start, long length, StructType dataSchema, Configuration base,
       Supplier<NameMapping> mapping)
       throws IOException {
+    return open(path, start, length, dataSchema, base, mapping, null);
+  }
+
+  /**
+   * As above; Parquet also skips the row groups and pages that hold no row matching
+   * {@code skipFilters} (null: none; see {@link ParquetSkipFilters}, never where row positions count).
+   */
+  static ParquetReadConf open(
+      Path path, long start, long length, StructType dataSchema, Configuration base,
+      Supplier<NameMapping> mapping, org.apache.spark.sql.sources.Filter[] skipFilters)
+      throws IOException {
     // a copy per file: the settings below are this file's (the base is shared by the task's readers)
     Configuration conf = new Configuration(base);
     conf.unset(ParquetInputFormat.FILTER_PREDICATE);
@@ -90,8 +102,13 @@ final class ParquetReadConf {
       boolean byId = hasFieldIds(fileSchema);
       NameMapping names = byId ? null : mapping.get();
       boolean caseSensitive = conf.getBoolean(SQLConf.CASE_SENSITIVE().key(), false);
-      configure(conf, names == null ? dataSchema
-          : NameMappedColumns.apply(dataSchema, fileSchema, names, caseSensitive), byId);
+      StructType read = names == null ? dataSchema
+          : NameMappedColumns.apply(dataSchema, fileSchema, names, caseSensitive);
+      configure(conf, read, byId);
+      FilterPredicate skip = ParquetSkipFilters.predicate(skipFilters, dataSchema, read, fileSchema, byId);
+      if (skip != null) {
+        ParquetInputFormat.setFilterPredicate(conf, skip);
+      }
       return new ParquetReadConf(file, stream, footer, conf, byId, firstRowPosition(footer));
     } catch (IOException | RuntimeException e) {
       stream.close();

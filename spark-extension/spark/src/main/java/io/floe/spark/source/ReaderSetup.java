@@ -73,7 +73,15 @@ final class ReaderSetup {
 
   /** A reader factory of data files read with {@code readSchema} (columns carrying field ids). */
   FloeReaderFactory files(StructType readSchema) {
-    return new FloeReaderFactory(readSchema, conf, batchSize, tableName, snapshotId, nameMapping);
+    return files(readSchema, null);
+  }
+
+  /**
+   * As above; Parquet skips the row groups and pages where none of {@code skipFilters} (null: none),
+   * filters Spark evaluates again on the rows read, can match. Never for reads that need every row.
+   */
+  FloeReaderFactory files(StructType readSchema, org.apache.spark.sql.sources.Filter[] skipFilters) {
+    return new FloeReaderFactory(readSchema, conf, batchSize, tableName, snapshotId, nameMapping, skipFilters);
   }
 
   /** The {@value #BATCH_SIZE} read option when given, else {@code sparkDefault}; a positive int. */

@@ -1,0 +1,119 @@
+"""Skipping inside data files: a query's filters let Parquet skip the pages (column index) and
+row groups (statistics) of a data file where no row can match, as Spark's own Parquet source does.
+
+Spark still evaluates every filter on the rows read, so skipping only changes how many rows the
+scan returns, which its ``numOutputRows`` metric shows; the answers are compared with the same
+query on a temp view of the same rows. Skipping must never lose a matching row: not for a column
+renamed since the file was written, nor for a dropped column whose name a new column reuses (the
+file's column of that name is another column), nor where row positions are counted (deletes,
+``_pos``), nor for a row-level operation, which rewrites every row of the files it touches.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+ROWS = 20_000
+#: 1,000 rows per page: one file of 20 pages per column, sorted by id
+PROPS = "'write.parquet.page-row-limit' = '1000', 'write.distribution-mode' = 'none'"
+
+
+def scanned_rows(df: DataFrame) -> tuple[list[tuple[object, ...]], int]:
+    """The rows of ``df`` (sorted) and the rows its data source scans returned in all."""
+    rows = sorted(tuple(r) for r in df.collect())
+    plan = df._jdf.queryExecution().executedPlan()  # type: ignore[operator]
+    if plan.getClass().getSimpleName() == "AdaptiveSparkPlanExec":
+        plan = plan.finalPhysicalPlan()
+    total, scans = 0, 0
+    stack = [plan]
+    while stack:
+        node = stack.pop()
+        name = node.getClass().getSimpleName()
+        if name == "BatchScanExec":
+            total += int(node.metrics().apply("numOutputRows").value())
+            scans += 1
+        if name.endswith("QueryStageExec"):  # a stage of adaptive execution: its plan
+            stack.append(node.plan())
+            continue
+        children = node.children()
+        stack += [children.apply(i) for i in range(children.length())]
+    assert scans, f"no data source scan in {plan}"
+    return rows, total
+
+
+def make_table(spark: SparkSession, table: str) -> None:
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, v BIGINT, s STRING) TBLPROPERTIES ({PROPS})")
+    spark.range(ROWS).selectExpr("id", "id * 7 AS v", "concat('s', id) AS s").repartition(
+        1
+    ).sortWithinPartitions("id").writeTo(table).append()
+
+
+def test_a_selective_filter_reads_only_the_pages_that_can_match(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"floe.{namespace}.t"
+    make_table(spark, table)
+    spark.range(ROWS).selectExpr("id", "id * 7 AS v", "concat('s', id) AS s").createOrReplaceTempView(
+        "skip_expected"
+    )
+    for where in (
+        "id BETWEEN 5000 AND 5099",
+        "id = 12345",
+        "id IN (3, 19999)",
+        "v >= 7 * 19500",
+        "id < 1500 AND s LIKE 's1%'",
+        "id = 7 OR id = 15007",
+        "NOT (id >= 1000)",
+    ):
+        rows, scanned = scanned_rows(spark.sql(f"SELECT id, v FROM {table} WHERE {where}"))
+        expected = sorted(
+            tuple(r) for r in spark.sql(f"SELECT id, v FROM skip_expected WHERE {where}").collect()
+        )
+        assert rows == expected and rows, where
+        assert scanned <= 2_000 + len(rows), (where, scanned)  # whole pages, never the file
+    # a filter no page can rule out reads every row; no filter too
+    total = 7 * ROWS * (ROWS - 1) // 2
+    rows, scanned = scanned_rows(spark.sql(f"SELECT count(*), sum(v) FROM {table} WHERE s <> 'x'"))
+    assert rows == [(ROWS, total)] and scanned == ROWS, scanned
+
+
+def test_renamed_and_reused_column_names_never_skip_matching_rows(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"floe.{namespace}.t"
+    make_table(spark, table)
+    spark.sql(f"ALTER TABLE {table} RENAME COLUMN id TO key")
+    rows, scanned = scanned_rows(spark.sql(f"SELECT key FROM {table} WHERE key = 4321"))
+    assert rows == [(4321,)] and scanned <= 1_000  # found through the field id
+    # the file's column v is not the new column v: every old row has v NULL
+    spark.sql(f"ALTER TABLE {table} DROP COLUMN v")
+    spark.sql(f"ALTER TABLE {table} ADD COLUMN v BIGINT")
+    rows, scanned = scanned_rows(spark.sql(f"SELECT count(*), min(s) FROM {table} WHERE v IS NULL"))
+    assert rows == [(ROWS, "s0")] and scanned == ROWS, scanned
+    rows, _ = scanned_rows(spark.sql(f"SELECT count(*) FROM {table} WHERE v = 7"))
+    assert rows == [(0,)]
+
+
+def test_deleted_rows_positions_and_row_level_operations_are_not_skipped(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"floe.{namespace}.t"
+    make_table(spark, table)
+    spark.sql(
+        f"ALTER TABLE {table} SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read', "
+        "'write.update.mode' = 'copy-on-write')"
+    )
+    spark.sql(f"DELETE FROM {table} WHERE id % 1000 = 999")  # a deletion vector on the file
+    rows, _ = scanned_rows(spark.sql(f"SELECT id FROM {table} WHERE id BETWEEN 5990 AND 6010"))
+    assert rows == [(i,) for i in range(5990, 6011) if i != 5999]
+    rows, _ = scanned_rows(spark.sql(f"SELECT id, _pos FROM {table} WHERE id IN (10, 15000)"))
+    assert rows == [(10, 10), (15000, 15000)]
+    # copy-on-write UPDATE rewrites the whole file: no row outside the filter may be lost
+    spark.sql(f"UPDATE {table} SET v = -1 WHERE id = 12000")
+    assert spark.sql(f"SELECT count(*), sum(v) FROM {table}").collect()[0] == (
+        ROWS - ROWS // 1000,
+        sum(7 * i for i in range(ROWS) if i % 1000 != 999) - 7 * 12000 - 1,
+    )
