@@ -24,7 +24,7 @@ PROPS = "'write.parquet.page-row-limit' = '1000', 'write.distribution-mode' = 'n
 def scanned_rows(df: DataFrame) -> tuple[list[tuple[object, ...]], int]:
     """The rows of ``df`` (sorted) and the rows its data source scans returned in all."""
     rows = sorted(tuple(r) for r in df.collect())
-    plan = df._jdf.queryExecution().executedPlan()  # type: ignore[operator]
+    plan = df._jdf.queryExecution().executedPlan()
     if plan.getClass().getSimpleName() == "AdaptiveSparkPlanExec":
         plan = plan.finalPhysicalPlan()
     total, scans = 0, 0
@@ -56,9 +56,9 @@ def test_a_selective_filter_reads_only_the_pages_that_can_match(
 ) -> None:
     table = f"floe.{namespace}.t"
     make_table(spark, table)
-    spark.range(ROWS).selectExpr("id", "id * 7 AS v", "concat('s', id) AS s").createOrReplaceTempView(
-        "skip_expected"
-    )
+    spark.range(ROWS).selectExpr(
+        "id", "id * 7 AS v", "concat('s', id) AS s"
+    ).createOrReplaceTempView("skip_expected")
     for where in (
         "id BETWEEN 5000 AND 5099",
         "id = 12345",
