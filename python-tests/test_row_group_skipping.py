@@ -124,3 +124,22 @@ def test_deleted_rows_positions_and_row_level_operations_are_not_skipped(
         ROWS - ROWS // 1000,
         sum(7 * i for i in range(ROWS) if i % 1000 != 999) - 7 * 12000 - 1,
     )
+
+
+def test_columns_with_spaces_dots_and_unicode_in_their_names_skip_too(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"floe.{namespace}.`odd table`"
+    spark.sql(
+        f"CREATE TABLE {table} (`a b` BIGINT, `x.y` BIGINT, `ünï` STRING) TBLPROPERTIES ({PROPS})"
+    )
+    spark.range(ROWS).selectExpr(
+        "id AS `a b`", "id * 3 AS `x.y`", "format_string('k%05d', id) AS `ünï`"
+    ).repartition(1).sortWithinPartitions("`a b`").writeTo(table).append()
+    for where, expected in (
+        ("`a b` = 777", [(777,)]),
+        ("`x.y` BETWEEN 30000 AND 30005", [(10000,), (10001,)]),
+        ("`ünï` = 'k12345'", [(12345,)]),
+    ):
+        rows, scanned = scanned_rows(spark.sql(f"SELECT `a b` FROM {table} WHERE {where}"))
+        assert rows == expected and scanned <= 1_000, (where, scanned)

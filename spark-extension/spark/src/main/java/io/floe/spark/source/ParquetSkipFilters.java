@@ -7,6 +7,7 @@ import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
+import org.apache.spark.sql.catalyst.util.QuotingUtils;
 import org.apache.spark.sql.catalyst.util.RebaseDateTime;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFilters;
 import org.apache.spark.sql.internal.LegacyBehaviorPolicy$;
@@ -77,7 +78,11 @@ final class ParquetSkipFilters {
     return combined;
   }
 
-  /** Table column name to file column name, for top-level primitive columns the file holds under their id. */
+  /**
+   * Table column name to file column name, for top-level primitive columns the file holds under
+   * their id; both quoted as Spark's V1 filters name them ({@code `a b`}, {@code `a.b`}), so that a
+   * nested field's {@code a.b} never matches a top-level column named {@code a.b}.
+   */
   static Map<String, String> fileNames(StructType requested, StructType read, MessageType fileSchema, boolean byId) {
     Map<String, Type> fileColumns = new HashMap<>();
     Map<Integer, Type> fileColumnsById = new HashMap<>();
@@ -98,7 +103,8 @@ final class ParquetSkipFilters {
           ? fileColumnsById.get((int) field.metadata().getLong(SparkSchemas.FIELD_ID_KEY))
           : fileColumns.get(read.fields()[i].name());
       if (column != null && column.isPrimitive()) {
-        names.put(field.name(), column.getName());
+        // as Spark's V1 filters and ParquetFilters name columns: quoted when not a plain identifier
+        names.put(QuotingUtils.quoteIfNeeded(field.name()), QuotingUtils.quoteIfNeeded(column.getName()));
       }
     }
     return names;

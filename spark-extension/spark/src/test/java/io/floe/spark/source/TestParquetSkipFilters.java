@@ -1,5 +1,6 @@
 package io.floe.spark.source;
 
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
@@ -9,6 +10,7 @@ import java.util.Map;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.sources.And;
 import org.apache.spark.sql.sources.EqualTo;
 import org.apache.spark.sql.sources.Filter;
@@ -68,6 +70,30 @@ public class TestParquetSkipFilters {
     StructType read = new StructType(new StructField[] {field("id", 1), field("v" + NameMappedColumns.UNMAPPED_SUFFIX, 3),
         field("w", 5)});
     assertEquals(Map.of("key", "id"), ParquetSkipFilters.fileNames(requested, read, noIds, false));
+  }
+
+  @Test
+  public void oddColumnNamesAreQuotedAsSparksFiltersNameThem() {
+    MessageType file = org.apache.parquet.schema.Types.buildMessage()
+        .optional(INT64).id(1).named("a b")
+        .optional(INT64).id(2).named("x.y")
+        .optional(INT64).id(3).named("ünï")
+        .named("m");
+    StructType requested = new StructType(new StructField[] {field("a b", 1), field("x.y", 2), field("ünï", 3)});
+    Predicate[] v2 = new Predicate[] {
+        greaterThan("a b", 7L), greaterThan("x.y", 8L), greaterThan("ünï", 9L)};
+    Filter[] v1 = org.apache.spark.sql.internal.connector.PredicateUtils$.MODULE$.toV1(v2);
+    assertEquals(3, v1.length);
+    FilterPredicate predicate = ParquetSkipFilters.predicate(v1, requested, requested, file, true);
+    assertEquals("and(and(gt(a b, 7), gt(x.y, 8)), gt(ünï, 9))", String.valueOf(predicate));
+    // a nested field's x.y (unquoted) is not the top-level column `x.y`
+    assertNull(ParquetSkipFilters.predicate(new Filter[] {new GreaterThan("x.y", 8L)}, requested, requested, file, true));
+  }
+
+  private static Predicate greaterThan(String column, long value) {
+    return new Predicate(">", new org.apache.spark.sql.connector.expressions.Expression[] {
+        org.apache.spark.sql.connector.expressions.FieldReference.column(column),
+        org.apache.spark.sql.connector.expressions.LiteralValue.apply(value, DataTypes.LongType)});
   }
 
   private static StructField field(String name, long id) {
