@@ -143,3 +143,24 @@ def test_columns_with_spaces_dots_and_unicode_in_their_names_skip_too(
     ):
         rows, scanned = scanned_rows(spark.sql(f"SELECT `a b` FROM {table} WHERE {where}"))
         assert rows == expected and scanned <= 1_000, (where, scanned)
+
+
+def test_files_the_iceberg_runtime_wrote_skip_by_field_id(
+    spark: SparkSession, iceberg: str, namespace: str
+) -> None:
+    floe_name, iceberg_name = f"floe.{namespace}.t", f"{iceberg}.{namespace}.t"
+    spark.sql(
+        f"CREATE TABLE {iceberg_name} (id BIGINT, v BIGINT) USING iceberg "
+        "TBLPROPERTIES ('write.parquet.page-row-limit' = '1000', "
+        "'write.distribution-mode' = 'none')"
+    )
+    spark.range(ROWS).selectExpr("id", "id * 7 AS v").repartition(1).sortWithinPartitions(
+        "id"
+    ).writeTo(iceberg_name).append()
+    spark.sql(f"ALTER TABLE {iceberg_name} RENAME COLUMN id TO key")
+    rows, scanned = scanned_rows(spark.sql(f"SELECT key, v FROM {floe_name} WHERE key = 4321"))
+    assert rows == [(4321, 7 * 4321)] and scanned <= 1_000, scanned
+    rows, scanned = scanned_rows(
+        spark.sql(f"SELECT count(*), sum(key) FROM {floe_name} WHERE v >= 0")
+    )
+    assert rows == [(ROWS, ROWS * (ROWS - 1) // 2)] and scanned == ROWS
