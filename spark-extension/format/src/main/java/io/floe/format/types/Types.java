@@ -18,7 +18,23 @@ public final class Types {
   private static final Pattern DECIMAL = Pattern.compile("decimal\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)");
   private static final Pattern FIXED = Pattern.compile("fixed\\[\\s*(\\d+)\\s*\\]");
 
-  private static final Map<String, PrimitiveType> BY_NAME = new HashMap<>();
+  /**
+   * The types whose string is their name. Built here from the holders below, which never touch a
+   * static of this class: a holder that registered itself in a map of this class (as they once
+   * did) formed a class-initialization cycle, and two threads converting their first schemas at
+   * once (two JDBC sessions, two tasks of a fresh executor) could deadlock in it forever.
+   */
+  private static final Map<String, PrimitiveType> BY_NAME = byName();
+
+  private static Map<String, PrimitiveType> byName() {
+    Map<String, PrimitiveType> byName = new HashMap<>();
+    for (PrimitiveType type : List.of(BooleanType.get(), IntegerType.get(), LongType.get(),
+        FloatType.get(), DoubleType.get(), DateType.get(), TimeType.get(), StringType.get(),
+        UUIDType.get(), BinaryType.get(), TimestampType.withZone(), TimestampType.withoutZone())) {
+      byName.put(type.toString(), type);
+    }
+    return Map.copyOf(byName);
+  }
 
   /** Parses a primitive type string such as {@code long}, {@code decimal(9, 2)} or {@code fixed[16]}. */
   public static PrimitiveType fromPrimitiveString(String typeString) {
@@ -63,7 +79,6 @@ public final class Types {
     private Simple(TypeID id, String name) {
       this.id = id;
       this.name = name;
-      BY_NAME.put(name, this);
     }
 
     @Override
@@ -151,11 +166,6 @@ public final class Types {
   public static final class TimestampType extends PrimitiveType {
     private static final TimestampType WITH_ZONE = new TimestampType(true);
     private static final TimestampType WITHOUT_ZONE = new TimestampType(false);
-
-    static {
-      BY_NAME.put("timestamptz", WITH_ZONE);
-      BY_NAME.put("timestamp", WITHOUT_ZONE);
-    }
 
     private final boolean adjustToUtc;
 
@@ -540,20 +550,5 @@ public final class Types {
     public String toString() {
       return "map<" + key.type() + ", " + value.type() + ">";
     }
-  }
-
-  static {
-    // force registration of the simple types' names
-    BooleanType.get();
-    IntegerType.get();
-    LongType.get();
-    FloatType.get();
-    DoubleType.get();
-    DateType.get();
-    TimeType.get();
-    StringType.get();
-    UUIDType.get();
-    BinaryType.get();
-    TimestampType.withZone();
   }
 }
