@@ -5,6 +5,7 @@ DDL, writes, row-level DML, procedures, time travel and error delivery)."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,3 +37,28 @@ def test_golden_files_over_spark_connect(tmp_path: Path) -> None:
     """Every golden file through one `floe connect` server and a Spark Connect client."""
     failures = RUNNER.run_connect(NAMES, tmp_path)
     assert not failures, "\n\n".join(failures.values())
+
+
+def test_jdbc_comparison_reports_wrong_rows_and_errors_by_statement(tmp_path: Path) -> None:
+    """The JDBC oracle, on beeline output made up here: markers split stdout and stderr per
+    statement; wrong rows, an unexpected error, a missing error and lost markers are reported."""
+    q = RUNNER.QueryOutput
+    expected = [
+        q("CREATE TABLE t", "struct<>", ""),
+        q("SELECT 1 AS x", "struct<x:int>", "1"),
+        q("SELECT nope", "struct<>", "org.apache.spark.sql.AnalysisException\n..."),
+    ]
+    item = RUNNER._JdbcInput("demo", expected, tmp_path)
+    m = [RUNNER._MARK.format("demo", i) for i in range(4)]
+
+    def problems(out: list[str], err: list[str]) -> str:
+        done = subprocess.CompletedProcess([], 0, "\n".join(out), "\n".join(err))
+        return "\n".join(RUNNER._compare_jdbc(item, done))
+
+    out = [m[0], m[1], "x", "1", m[2], m[3]]
+    err = [m[0], m[1], m[2], "Error: nope", m[3]]
+    assert problems(out, err) == ""
+    assert "JDBC rows differ" in problems([m[0], m[1], "x", "2", m[2], m[3]], err)
+    assert "unexpected JDBC error" in problems(out, [m[0], "Error: table exists", *err[1:]])
+    assert "expected an error" in problems(out, m)
+    assert "lacks the statement markers" in problems(out[:-1], err)

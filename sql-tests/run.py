@@ -20,6 +20,7 @@ ids of 13 or more digits.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import datetime
 import difflib
@@ -245,13 +246,17 @@ def check_session(
 # ---------------------------------------------------------------------------------------------
 # JDBC: the same statements through `floe thriftserver` and beeline; output rows are compared.
 
-_MARKER = "floe-marker-{}"
 _PROGRESS = re.compile(r"\rnull *")  # beeline's in-place progress debris when not on a terminal
 _JDBC_TIMESTAMP = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\.0(?=\t|$)")
+# Printed on beeline's stdout and stderr before each statement (and after the last) by a local
+# shell command (`!sh`), which costs no round trip to the server, unlike a marker SELECT.
+_MARK = "floe-marker {} {}"
+_MARK_SCRIPT = 'echo "floe-marker $1 $2"\necho "floe-marker $1 $2" >&2\n'
 
 
 def run_jdbc(names: Sequence[str], workdir: Path) -> dict[str, list[str]]:
-    """Start the Thrift server, run each input through beeline; return failures by input name."""
+    """Start the Thrift server and run every input through one beeline process, a new JDBC
+    session (so a fresh catalog on its own warehouse) per input; return failures by input name."""
     workdir.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     log_path = workdir / "thriftserver.log"
@@ -259,7 +264,7 @@ def run_jdbc(names: Sequence[str], workdir: Path) -> dict[str, list[str]]:
         server = _start_server("thriftserver", port, workdir, log, [])
         try:
             _wait_for_port(port, server, log_path)
-            return {name: _check_jdbc(name, port, workdir / f"jdbc-{name}") for name in names}
+            return _check_jdbc(names, port, workdir)
         finally:
             _stop(server)
 
@@ -285,46 +290,98 @@ def _start_server(
     )  # fmt: skip
 
 
-def _check_jdbc(name: str, port: int, workdir: Path) -> list[str]:
-    results = RESULTS / f"{name}.sql.out"
-    if not results.is_file():
-        return [f"{name}: {results} is missing: run `python sql-tests/run.py --regenerate {name}`"]
-    expected = parse(results.read_text(encoding="utf-8"))
-    statements = split_statements((INPUTS / f"{name}.sql").read_text(encoding="utf-8"))
-    if [o.sql for o in expected] != statements:
-        return [f"{name}: {results.name} does not match inputs/{name}.sql: regenerate it"]
-    warehouse = workdir / "warehouse"
-    warehouse.mkdir(parents=True, exist_ok=True)
+@dataclass(frozen=True)
+class _JdbcInput:
+    name: str
+    expected: list[QueryOutput]
+    warehouse: Path
+
+
+def _check_jdbc(names: Sequence[str], port: int, workdir: Path) -> dict[str, list[str]]:
+    failures: dict[str, list[str]] = {}
+    inputs: list[_JdbcInput] = []
+    for name in names:
+        results = RESULTS / f"{name}.sql.out"
+        if not results.is_file():
+            regenerate = f"python sql-tests/run.py --regenerate {name}"
+            failures[name] = [f"{name}: {results} is missing: run `{regenerate}`"]
+            continue
+        expected = parse(results.read_text(encoding="utf-8"))
+        statements = split_statements((INPUTS / f"{name}.sql").read_text(encoding="utf-8"))
+        if [o.sql for o in expected] != statements:
+            stale = f"{results.name} does not match inputs/{name}.sql: regenerate it"
+            failures[name] = [f"{name}: {stale}"]
+            continue
+        warehouse = workdir / f"jdbc-{name}" / "warehouse"
+        warehouse.mkdir(parents=True, exist_ok=True)
+        inputs.append(_JdbcInput(name, expected, warehouse))
+
+    mark = workdir / "mark.sh"
+    mark.write_text(_MARK_SCRIPT, encoding="utf-8")
+    # Two beeline clients at once, each with about half of the statements: a statement over JDBC
+    # waits mostly on round trips and job scheduling, so two sessions overlap well on 2 cores.
+    clients: list[list[_JdbcInput]] = [[], []]
+    for item in sorted(inputs, key=lambda i: -len(i.expected)):
+        min(clients, key=lambda c: sum(len(i.expected) for i in c)).append(item)
+    scripts = [
+        _jdbc_script(client, port, mark, workdir / f"client-{k}.sql")
+        for k, client in enumerate(clients)
+    ]
+    with concurrent.futures.ThreadPoolExecutor(len(scripts)) as pool:
+        outputs = list(pool.map(lambda script: _beeline(port, script), scripts))
+    for client, done in zip(clients, outputs, strict=True):
+        for item in client:
+            failures[item.name] = _compare_jdbc(item, done)
+    return failures
+
+
+def _jdbc_script(inputs: Sequence[_JdbcInput], port: int, mark: Path, path: Path) -> Path:
+    """One beeline script for ``inputs``: a new JDBC session per input, which points the catalog
+    at the input's own warehouse, and a marker before each statement and after the last."""
     import floe
 
-    script = [f"SET spark.sql.catalog.{CATALOG}.warehouse={floe.warehouse_uri(str(warehouse))};"]
-    for i, sql in enumerate(statements):
-        script += [f"SELECT '{_MARKER.format(i)}' AS floe_marker;", f"{sql};"]
-    script.append(f"SELECT '{_MARKER.format(len(statements))}' AS floe_marker;")
-    script_path = workdir / f"{name}.sql"
-    script_path.write_text("\n".join(script) + "\n", encoding="utf-8")
+    script: list[str] = []
+    for k, item in enumerate(inputs):
+        if k > 0:  # a new session: the catalog is configured when a session first uses it
+            script += ["!close", f"!connect {_jdbc_url(port)} {_jdbc_user()} unused"]
+        uri = floe.warehouse_uri(str(item.warehouse))
+        script.append(f"SET spark.sql.catalog.{CATALOG}.warehouse={uri};")
+        for i, query in enumerate(item.expected):
+            script += [f"!sh sh {mark} {item.name} {i}", f"{query.sql};"]
+        script.append(f"!sh sh {mark} {item.name} {len(item.expected)}")
+    path.write_text("\n".join(script) + "\n", encoding="utf-8")
+    return path
 
-    done = _beeline(port, script_path)
-    segments = _segments(done.stdout, len(statements))
-    if segments is None:
-        return [f"{name}: beeline output lacks the statement markers\n{done.stdout}\n{done.stderr}"]
-    masker = Masker(warehouse)
+
+def _compare_jdbc(item: _JdbcInput, done: subprocess.CompletedProcess[str]) -> list[str]:
+    count = len(item.expected)
+    segments = _segments(done.stdout, item.name, count)
+    errors = _segments(done.stderr, item.name, count)
+    if segments is None or errors is None:
+        return [
+            f"{item.name}: beeline output lacks the statement markers\n{done.stdout}\n{done.stderr}"
+        ]
+    masker = Masker(item.warehouse)
     failures = []
-    for query, segment in zip(expected, segments, strict=True):
-        rows = [masker.rows(_JDBC_TIMESTAMP.sub(r"\1", row)) for row in segment[1:]]
-        if query.failed and segment:
-            failures.append(f"{name}: expected an error over JDBC, got rows\n{query.sql}")
-        elif not query.failed and _jdbc_view(query, rows) != _golden_view(query):
-            diff = "\n".join(
-                difflib.unified_diff(
-                    _golden_view(query), _jdbc_view(query, rows), "golden", "jdbc", lineterm=""
-                )
+    for query, segment, err in zip(item.expected, segments, errors, strict=True):
+        failed = any(line.startswith("Error: ") for line in err)
+        if query.failed and not failed:
+            failures.append(f"{item.name}: expected an error over JDBC, got none for\n{query.sql}")
+        elif failed and not query.failed:
+            failures.append(
+                f"{item.name}: unexpected JDBC error for\n{query.sql}\n" + "\n".join(err)
             )
-            failures.append(f"{name}: JDBC rows differ for\n{query.sql}\n{diff}")
-    errors = sum(1 for line in done.stderr.splitlines() if line.startswith("Error: "))
-    expected_errors = sum(1 for query in expected if query.failed)
-    if errors != expected_errors:
-        failures.append(f"{name}: {errors} JDBC errors, expected {expected_errors}\n{done.stderr}")
+        if query.failed and segment:
+            failures.append(f"{item.name}: expected an error over JDBC, got rows\n{query.sql}")
+        elif not query.failed:
+            rows = [masker.rows(_JDBC_TIMESTAMP.sub(r"\1", row)) for row in segment[1:]]
+            if _jdbc_view(query, rows) != _golden_view(query):
+                diff = "\n".join(
+                    difflib.unified_diff(
+                        _golden_view(query), _jdbc_view(query, rows), "golden", "jdbc", lineterm=""
+                    )
+                )
+                failures.append(f"{item.name}: JDBC rows differ for\n{query.sql}\n{diff}")
     return failures
 
 
@@ -355,35 +412,44 @@ def _jdbc_view(query: QueryOutput, rows: list[str]) -> list[str]:
     return rows
 
 
+def _jdbc_url(port: int) -> str:
+    return f"jdbc:hive2://localhost:{port}/"
+
+
+def _jdbc_user() -> str:
+    return os.environ.get("USER", "floe")
+
+
 def _beeline(port: int, script: Path) -> subprocess.CompletedProcess[str]:
     from floe.cli import spark_home
 
     home = spark_home()
     command = [
         "bash", str(home / "bin" / "beeline"),
-        "-u", f"jdbc:hive2://localhost:{port}/",
-        "-n", os.environ.get("USER", "floe"),
+        "-u", _jdbc_url(port),
+        "-n", _jdbc_user(),
         "--silent=true", "--showHeader=true", "--outputformat=tsv2", "--force=true",
         "-f", str(script),
     ]  # fmt: skip
     env = dict(os.environ, SPARK_HOME=str(home))
-    done = subprocess.run(command, capture_output=True, env=env, timeout=600, check=False)
+    done = subprocess.run(command, capture_output=True, env=env, timeout=1200, check=False)
     # Decoded by hand: text mode would turn beeline's carriage returns into line breaks.
     return subprocess.CompletedProcess(
         command, done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode()
     )
 
 
-def _segments(stdout: str, count: int) -> list[list[str]] | None:
-    """Split beeline output into each statement's lines (header first) using the markers."""
-    lines = [_PROGRESS.sub("", line).replace("\x00", "") for line in stdout.split("\n")]
+def _segments(output: str, name: str, count: int) -> list[list[str]] | None:
+    """Split beeline's stdout or stderr into the lines of each of input ``name``'s ``count``
+    statements (a result's header first), using the markers printed before each statement."""
+    lines = [_PROGRESS.sub("", line).replace("\x00", "") for line in output.split("\n")]
     starts: list[int] = []
-    for i in range(len(lines) - 1):
-        if lines[i] == "floe_marker" and lines[i + 1] == _MARKER.format(len(starts)):
+    for i, line in enumerate(lines):
+        if line == _MARK.format(name, len(starts)):
             starts.append(i)
-    if len(starts) != count + 1:
-        return None
-    return [lines[starts[k] + 2 : starts[k + 1]] for k in range(count)]
+            if len(starts) == count + 1:
+                return [lines[starts[k] + 1 : starts[k + 1]] for k in range(count)]
+    return None
 
 
 def _free_port() -> int:
@@ -401,7 +467,7 @@ def _wait_for_port(port: int, server: subprocess.Popen[bytes], log: Path) -> Non
             with socket.create_connection(("localhost", port), timeout=1):
                 return
         except OSError:
-            time.sleep(1)
+            time.sleep(0.2)
     raise RuntimeError(f"Thrift server not listening after {SERVER_START_SECONDS}s:\n{_tail(log)}")
 
 
