@@ -22,13 +22,26 @@ source scripts/lib.sh
 [ -x "$FLOE_PY" ] || { echo "No $FLOE_VENV here: run bash scripts/setup.sh first" >&2; exit 1; }
 build_and_install_floe
 
-log "gradle test (JUnit)"
-FLOE_PYTHON="$FLOE_PY" gradle -q test
-
+# The linters run while JUnit does (neither fills both cores); their output follows JUnit's.
+lint_log="$(mktemp)"
+trap 'rm -f "$lint_log"' EXIT
+log "ruff, mypy --strict (in the background) and gradle test (JUnit)"
+(
+  "$FLOE_PY" -m ruff check . &&
+    "$FLOE_PY" -m mypy --strict --config-file pyspark-shim/pyproject.toml \
+      pyspark-shim/floe python-tests sql-tests/run.py bench
+) > "$lint_log" 2>&1 &
+lint_pid=$!
+junit=0
+FLOE_PYTHON="$FLOE_PY" gradle -q test || junit=$?
+lint=0
+wait "$lint_pid" || lint=$?
 log "ruff, mypy --strict"
-"$FLOE_PY" -m ruff check .
-"$FLOE_PY" -m mypy --strict --config-file pyspark-shim/pyproject.toml \
-  pyspark-shim/floe python-tests sql-tests/run.py bench
+cat "$lint_log"
+if [ "$junit" -ne 0 ] || [ "$lint" -ne 0 ]; then
+  echo "JUnit exited with $junit, the linters with $lint" >&2
+  exit 1
+fi
 
 log "pytest python-tests (with sql-tests golden files: session, JDBC and Spark Connect)"
 status=0
