@@ -62,3 +62,11 @@ def test_jdbc_comparison_reports_wrong_rows_and_errors_by_statement(tmp_path: Pa
     assert "unexpected JDBC error" in problems(out, [m[0], "Error: table exists", *err[1:]])
     assert "expected an error" in problems(out, m)
     assert "lacks the statement markers" in problems(out[:-1], err)
+
+
+def test_jdbc_refuses_an_input_name_its_markers_cannot_carry(tmp_path: Path) -> None:
+    """`!sh` splits at spaces: such an input is reported by name before any client starts."""
+    failures = RUNNER._check_jdbc(["two words"], 0, tmp_path)
+    assert list(failures) == ["two words"]
+    assert "rename inputs/two words.sql" in failures["two words"][0]
+    assert not (tmp_path / "client-0.sql").exists()

@@ -252,10 +252,13 @@ _JDBC_TIMESTAMP = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\.0(?=\t|$)"
 # shell command (`!sh`), which costs no round trip to the server, unlike a marker SELECT.
 _MARK = "floe-marker {} {}"
 _MARK_SCRIPT = 'echo "floe-marker $1 $2"\necho "floe-marker $1 $2" >&2\n'
+# `!sh` splits its command at spaces, without a shell: the marker names the input as it is.
+_MARKABLE_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+BEELINE_TIMEOUT_SECONDS = 600
 
 
 def run_jdbc(names: Sequence[str], workdir: Path) -> dict[str, list[str]]:
-    """Start the Thrift server and run every input through one beeline process, a new JDBC
+    """Start the Thrift server and run the inputs through two beeline clients at once, a new JDBC
     session (so a fresh catalog on its own warehouse) per input; return failures by input name."""
     workdir.mkdir(parents=True, exist_ok=True)
     port = _free_port()
@@ -302,6 +305,9 @@ def _check_jdbc(names: Sequence[str], port: int, workdir: Path) -> dict[str, lis
     inputs: list[_JdbcInput] = []
     for name in names:
         results = RESULTS / f"{name}.sql.out"
+        if not _MARKABLE_NAME.fullmatch(name):
+            failures[name] = [f"{name}: rename inputs/{name}.sql to letters, digits, _ . - only"]
+            continue
         if not results.is_file():
             regenerate = f"python sql-tests/run.py --regenerate {name}"
             failures[name] = [f"{name}: {results} is missing: run `{regenerate}`"]
@@ -316,16 +322,17 @@ def _check_jdbc(names: Sequence[str], port: int, workdir: Path) -> dict[str, lis
         warehouse.mkdir(parents=True, exist_ok=True)
         inputs.append(_JdbcInput(name, expected, warehouse))
 
-    mark = workdir / "mark.sh"
-    mark.write_text(_MARK_SCRIPT, encoding="utf-8")
+    (workdir / "mark.sh").write_text(_MARK_SCRIPT, encoding="utf-8")
     # Two beeline clients at once, each with about half of the statements: a statement over JDBC
     # waits mostly on round trips and job scheduling, so two sessions overlap well on 2 cores.
     clients: list[list[_JdbcInput]] = [[], []]
     for item in sorted(inputs, key=lambda i: -len(i.expected)):
         min(clients, key=lambda c: sum(len(i.expected) for i in c)).append(item)
+    clients = [client for client in clients if client]
+    if not clients:
+        return failures
     scripts = [
-        _jdbc_script(client, port, mark, workdir / f"client-{k}.sql")
-        for k, client in enumerate(clients)
+        _jdbc_script(client, port, workdir / f"client-{k}.sql") for k, client in enumerate(clients)
     ]
     with concurrent.futures.ThreadPoolExecutor(len(scripts)) as pool:
         outputs = list(pool.map(lambda script: _beeline(port, script), scripts))
@@ -335,9 +342,11 @@ def _check_jdbc(names: Sequence[str], port: int, workdir: Path) -> dict[str, lis
     return failures
 
 
-def _jdbc_script(inputs: Sequence[_JdbcInput], port: int, mark: Path, path: Path) -> Path:
+def _jdbc_script(inputs: Sequence[_JdbcInput], port: int, path: Path) -> Path:
     """One beeline script for ``inputs``: a new JDBC session per input, which points the catalog
-    at the input's own warehouse, and a marker before each statement and after the last."""
+    at the input's own warehouse, and a marker before each statement and after the last (by
+    ``mark.sh`` in the script's folder, beeline's working directory, so named without a path that
+    could hold a space)."""
     import floe
 
     script: list[str] = []
@@ -347,8 +356,8 @@ def _jdbc_script(inputs: Sequence[_JdbcInput], port: int, mark: Path, path: Path
         uri = floe.warehouse_uri(str(item.warehouse))
         script.append(f"SET spark.sql.catalog.{CATALOG}.warehouse={uri};")
         for i, query in enumerate(item.expected):
-            script += [f"!sh sh {mark} {item.name} {i}", f"{query.sql};"]
-        script.append(f"!sh sh {mark} {item.name} {len(item.expected)}")
+            script += [f"!sh sh mark.sh {item.name} {i}", f"{query.sql};"]
+        script.append(f"!sh sh mark.sh {item.name} {len(item.expected)}")
     path.write_text("\n".join(script) + "\n", encoding="utf-8")
     return path
 
@@ -358,9 +367,9 @@ def _compare_jdbc(item: _JdbcInput, done: subprocess.CompletedProcess[str]) -> l
     segments = _segments(done.stdout, item.name, count)
     errors = _segments(done.stderr, item.name, count)
     if segments is None or errors is None:
-        return [
-            f"{item.name}: beeline output lacks the statement markers\n{done.stdout}\n{done.stderr}"
-        ]
+        # the client's whole output can be long (it ran other inputs too): its ends say why
+        tails = f"stdout ends:\n{done.stdout[-3000:]}\nstderr ends:\n{done.stderr[-3000:]}"
+        return [f"{item.name}: beeline output lacks the statement markers\n{tails}"]
     masker = Masker(item.warehouse)
     failures = []
     for query, segment, err in zip(item.expected, segments, errors, strict=True):
@@ -432,10 +441,19 @@ def _beeline(port: int, script: Path) -> subprocess.CompletedProcess[str]:
         "-f", str(script),
     ]  # fmt: skip
     env = dict(os.environ, SPARK_HOME=str(home))
-    done = subprocess.run(command, capture_output=True, env=env, timeout=1200, check=False)
+    try:
+        done = subprocess.run(
+            command, capture_output=True, env=env, cwd=script.parent,
+            timeout=BEELINE_TIMEOUT_SECONDS, check=False,
+        )  # fmt: skip
+        stdout, stderr, code = done.stdout, done.stderr, done.returncode
+    except subprocess.TimeoutExpired as e:  # a hung statement: report what ran before it
+        stdout, stderr, code = e.stdout or b"", e.stderr or b"", -1
+        timed_out = f"beeline timed out after {BEELINE_TIMEOUT_SECONDS} s (a hung statement?)"
+        stderr += f"\n{timed_out}".encode()
     # Decoded by hand: text mode would turn beeline's carriage returns into line breaks.
     return subprocess.CompletedProcess(
-        command, done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode()
+        command, code, stdout.decode(errors="replace"), stderr.decode(errors="replace")
     )
 
 
