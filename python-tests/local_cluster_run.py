@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 MASTER = "local-cluster[2,1,1024]"
 JVM_OPTIONS = "-Duser.timezone=UTC -Duser.language=en -Duser.country=US"
+CDS_ENV = "FLOE_TEST_JAVA_OPTIONS"
 
 
 def start(warehouse: str) -> SparkSession:
@@ -42,9 +43,12 @@ def start(warehouse: str) -> SparkSession:
             "spark.sql.shuffle.partitions": "4",
             "spark.sql.session.timeZone": "UTC",
             "spark.executor.memory": "512m",
-            "spark.driver.extraJavaOptions": JVM_OPTIONS,
-            "spark.executor.extraJavaOptions": JVM_OPTIONS,
-        },
+            # with the tests' class-data-sharing archive (python-tests/class_data_sharing.py)
+            "spark.driver.extraJavaOptions": f"{JVM_OPTIONS} {os.environ.get(CDS_ENV, '')}",
+            "spark.executor.extraJavaOptions": f"{JVM_OPTIONS} {os.environ.get(CDS_ENV, '')}",
+        }
+        # the archive's class path: the Floe jar first (it reaches executors through spark.jars)
+        | ({"spark.driver.extraClassPath": floe.jar_path()} if os.environ.get(CDS_ENV) else {}),
     )
 
 
@@ -55,15 +59,17 @@ def rows(spark: SparkSession, query: str) -> list[list[Any]]:
 def executors(spark: SparkSession) -> dict[str, Any]:
     """How many block managers (driver + executors) the context has, and the distinct JVM process
     ids that 16 tasks ran in (ProcessHandle.toString is the pid)."""
-    status = spark.sparkContext._jsc.sc().getExecutorMemoryStatus()
     pid = "reflect('java.lang.ProcessHandle', 'current') AS pid"
-    pids = spark.range(0, 16, 1, 16).selectExpr(pid)
+    task_jvms = sorted({r.pid for r in spark.range(0, 16, 1, 16).selectExpr(pid).collect()})
+    # after the tasks: an executor registers its block manager before it runs any task, but the
+    # driver can get here before the second executor started
+    status = spark.sparkContext._jsc.sc().getExecutorMemoryStatus()
     jvm = spark.sparkContext._jvm
     assert jvm is not None
     driver = str(jvm.java.lang.ProcessHandle.current().pid())
     return {
         "block_managers": status.size(),
-        "task_jvms": sorted({r.pid for r in pids.collect()}),
+        "task_jvms": task_jvms,
         "driver_jvm": driver,
     }
 

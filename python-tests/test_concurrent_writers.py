@@ -8,7 +8,6 @@ Every check reads the table's files directly (json, fastavro, os), not through F
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pytest
+from class_data_sharing import worker_env
 from conftest import scaled
 from jvm_tables import (
     InterceptedOps,
@@ -93,7 +93,7 @@ def _start_worker(
         stdout=subprocess.PIPE,
         stderr=log.open("w"),
         text=True,
-        env=dict(os.environ),
+        env=worker_env(),
     )
 
 

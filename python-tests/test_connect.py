@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import sql_runner
+from class_data_sharing import with_archive
 
 import floe
 from floe import cli
@@ -52,7 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "--warehouse", str(workdir / "warehouse"),
         "--master", "local[2]",
         "--conf", f"spark.sql.warehouse.dir={workdir / 'spark-warehouse'}",
-        *[a for k, v in RUNNER.SESSION_CONF.items() for a in ("--conf", f"{k}={v}")],
+        *[a for k, v in with_archive(RUNNER.SESSION_CONF).items() for a in ("--conf", f"{k}={v}")],
     ]  # fmt: skip
     with log_path.open("wb") as log:
         process = subprocess.Popen(

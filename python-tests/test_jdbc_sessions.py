@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import sql_runner
+from class_data_sharing import with_archive
 from conftest import scaled
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ def port(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     workdir = tmp_path_factory.mktemp("jdbc-sessions")
     server_port = runner._free_port()
     log_path = workdir / "thriftserver.log"
+    conf = with_archive(runner.SESSION_CONF)
     with log_path.open("wb") as log:
         server = subprocess.Popen(
             [
@@ -50,7 +52,7 @@ def port(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
                 # run each statement in the call that submits it, as PyHive asks for
                 "--conf", "spark.sql.hive.thriftServer.async=false",
                 "--conf", f"spark.sql.warehouse.dir={workdir / 'spark-warehouse'}",
-                *[a for k, v in runner.SESSION_CONF.items() for a in ("--conf", f"{k}={v}")],
+                *[a for k, v in conf.items() for a in ("--conf", f"{k}={v}")],
             ],
             cwd=workdir, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip

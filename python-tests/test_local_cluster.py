@@ -10,13 +10,13 @@ the rows must be.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from class_data_sharing import worker_env
 
 RUNNER = Path(__file__).resolve().parent / "local_cluster_run.py"
 TIMEOUT_SECONDS = 300
@@ -32,7 +32,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             [sys.executable, str(RUNNER), str(work / "warehouse"), str(work), str(out)],
             stdout=sink,
             stderr=subprocess.STDOUT,
-            env=dict(os.environ),
+            env=worker_env(),
             timeout=TIMEOUT_SECONDS,
             check=False,
         )

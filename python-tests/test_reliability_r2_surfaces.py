@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import sql_runner
+from class_data_sharing import with_archive
 from reliability_figures import record
 from row_level_tables import (
     COW,
@@ -97,7 +98,7 @@ def jdbc(
     port = runner._free_port()
     log_path = workdir / "thriftserver.log"
     java_options = f"{runner.SESSION_CONF['spark.driver.extraJavaOptions']} {HOOKS}"
-    conf = {**runner.SESSION_CONF, "spark.driver.extraJavaOptions": java_options}
+    conf = with_archive({**runner.SESSION_CONF, "spark.driver.extraJavaOptions": java_options})
     import subprocess
 
     with log_path.open("wb") as log:

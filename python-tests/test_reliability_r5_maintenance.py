@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from class_data_sharing import worker_env
 from jvm_tables import table_ops
 from reliability_figures import record
 from row_level_tables import location
@@ -523,7 +524,7 @@ def test_expire_racing_appends_from_another_process(
         stdout=subprocess.PIPE,
         stderr=(tmp_path / "worker.log").open("w"),
         text=True,
-        env=dict(os.environ),
+        env=worker_env(),
     )
     violations: list[str] = []
     expires = 0

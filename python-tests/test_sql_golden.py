@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import class_data_sharing
 import pytest
 import sql_runner
 from conftest import FULL_SCALE
@@ -27,7 +28,8 @@ def test_golden_file(spark: SparkSession, tmp_path: Path, name: str) -> None:
     assert failure is None, failure
 
 
-def test_golden_files_over_jdbc(tmp_path: Path) -> None:
+def test_golden_files_over_jdbc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(class_data_sharing.ENV, class_data_sharing.worker_java_options())
     failures = {name: f for name, f in RUNNER.run_jdbc(NAMES, tmp_path).items() if f}
     assert not failures, "\n\n".join("\n".join(f) for f in failures.values())
 

@@ -40,6 +40,7 @@ from typing import Any
 
 import pytest
 import reliability_figures
+from class_data_sharing import worker_env
 from conftest import scaled
 from pyspark.sql import SparkSession
 from row_level_tables import location, snapshots
@@ -118,7 +119,7 @@ class Stream:
         with log.open("wb") as out:
             worker = subprocess.Popen(
                 [sys.executable, str(WORKER), *args, *([pause] if pause else [])],
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=worker_env(),
             )  # fmt: skip
         return worker, log
 

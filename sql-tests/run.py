@@ -284,13 +284,23 @@ def _start_server(
             "--master", "local[2]",
             *conf,
             "--conf", f"spark.sql.warehouse.dir={workdir / 'spark-warehouse'}",
-            *[a for key, value in SESSION_CONF.items() for a in ("--conf", f"{key}={value}")],
+            *[a for key, value in _server_conf().items() for a in ("--conf", f"{key}={value}")],
         ],
         cwd=workdir,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )  # fmt: skip
+
+
+def _server_conf() -> dict[str, str]:
+    """SESSION_CONF, with the extra JVM options of ``$FLOE_TEST_JAVA_OPTIONS`` (python-tests use it
+    for their class-data-sharing archive, python-tests/class_data_sharing.py) when it is set."""
+    extra = os.environ.get("FLOE_TEST_JAVA_OPTIONS", "").strip()
+    if not extra:
+        return SESSION_CONF
+    options = f"{SESSION_CONF['spark.driver.extraJavaOptions']} {extra}"
+    return {**SESSION_CONF, "spark.driver.extraJavaOptions": options}
 
 
 @dataclass(frozen=True)

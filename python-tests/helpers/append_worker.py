@@ -11,9 +11,12 @@ statement prints ``FAIL <value> <error>`` and the worker exits with status 1.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
+
+from worker_conf import CDS_ENV, class_data_sharing_conf
 
 import floe
 
@@ -31,7 +34,9 @@ def main(argv: list[str]) -> int:
             "spark.ui.enabled": "false",
             "spark.sql.shuffle.partitions": "1",
             "spark.sql.session.timeZone": "UTC",
-        },
+            "spark.driver.extraJavaOptions": os.environ.get(CDS_ENV, ""),
+        }
+        | class_data_sharing_conf(),
     )
     spark.sparkContext.setLogLevel("ERROR")
     # Warm up the JVM on a read, so that the appends themselves overlap as much as possible.

@@ -23,10 +23,13 @@ Prints ``STARTED`` once the query runs and ``DONE <batches>`` when an ``availabl
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from worker_conf import CDS_ENV, class_data_sharing_conf
 
 import floe
 
@@ -46,11 +49,13 @@ def main(argv: list[str]) -> int:
             "spark.ui.enabled": "false",
             "spark.sql.shuffle.partitions": "1",
             "spark.sql.session.timeZone": "UTC",
-            "spark.driver.extraJavaOptions": "-Dfloe.test-hooks=true -XX:TieredStopAtLevel=1",
+            "spark.driver.extraJavaOptions": "-Dfloe.test-hooks=true -XX:TieredStopAtLevel=1 "
+            + os.environ.get(CDS_ENV, ""),
             "spark.sql.streaming.ui.enabled": "false",
             # keep every batch's checkpoint files: the test reads the commit log
             "spark.sql.streaming.minBatchesToRetain": "100000",
-        },
+        }
+        | class_data_sharing_conf(),
     )
     spark.sparkContext.setLogLevel("ERROR")
     available_now = trigger == "available-now"

@@ -1,0 +1,131 @@
+"""A class-data-sharing archive for the Spark JVMs that tests start as worker processes.
+
+Several tests start Spark applications of their own: the stream worker that the exactly-once test
+kills a dozen times, the concurrent appenders, the local-cluster run. Each one is a fresh JVM that
+loads and verifies some ten thousand classes of Spark, Hadoop and Floe before its first query,
+about 10 s on two cores. A dynamic CDS archive (JDK 13+, ``-XX:ArchiveClassesAtExit``) holds those
+classes already parsed and verified, and halves that: measured on this project's machine, a
+``floe.session`` plus its first statements took 17.4 s without the archive and 7.9 s with it.
+
+``worker_java_options()`` returns the JVM options that use the archive, building it first when it
+is missing: one training run (``helpers/cds_training.py``: a session, DDL, DML, a read and a
+streaming query) dumps the classes it loaded. The archive lives in the test cache, keyed by the
+Java runtime, PySpark's jars, the Floe jar and the training script, so a changed input gets a new
+archive. It fits JVMs whose class path is PySpark's alone (the Floe jar comes through
+``spark.jars``); a JVM with another class path, or any other mismatch, ignores the archive
+silently (``-Xshare:auto`` with the CDS log off) and starts as it would without it. The options
+only make a JVM start faster; no test depends on them. ``FLOE_TEST_CDS=off`` turns them off.
+
+Worker scripts read the options from the environment variable ``FLOE_TEST_JAVA_OPTIONS``
+(``ENV``), which ``worker_env()`` sets.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from iceberg_runtime import cache_dir
+from jvm_support import floe_jar
+
+ENV = "FLOE_TEST_JAVA_OPTIONS"
+JAVA_OPTIONS = "spark.driver.extraJavaOptions"
+TRAINING = Path(__file__).parent / "helpers" / "cds_training.py"
+TRAINING_TIMEOUT_S = 300
+#: Reading the archive, and staying silent when it cannot be used.
+QUIET = "-Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
+
+
+def _java() -> str:
+    home = os.environ.get("JAVA_HOME")
+    return str(Path(home, "bin", "java")) if home else "java"
+
+
+def archive_key() -> str:
+    """A digest of everything the archive depends on: the Java runtime's version, the names, sizes
+    and times of PySpark's jars, the Floe jar's bytes and the training script's."""
+    import pyspark
+
+    digest = hashlib.sha256()
+    version = subprocess.run(
+        [_java(), "-version"], capture_output=True, text=True, check=True, timeout=60
+    )
+    digest.update(version.stderr.encode())
+    for jar in sorted((Path(pyspark.__file__).parent / "jars").glob("*.jar")):
+        stat = jar.stat()
+        digest.update(f"{jar.name} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    digest.update(floe_jar().read_bytes())
+    digest.update(TRAINING.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _build(archive: Path) -> None:
+    """Run the training session with ``-XX:ArchiveClassesAtExit`` into a temporary file, then
+    rename it into place (the JVM writes the archive as it exits)."""
+    partial = archive.with_suffix(f".{os.getpid()}.partial")
+    work = archive.parent / f"training-{os.getpid()}"
+    log = archive.with_suffix(".log")
+    env = dict(os.environ)
+    env[ENV] = f"-XX:ArchiveClassesAtExit={partial} -Xlog:cds=off -Xlog:cds+dynamic=off"
+    try:
+        with log.open("w") as out:
+            try:
+                status: int | str = subprocess.run(
+                    [sys.executable, str(TRAINING), str(work)],
+                    stdout=out, stderr=subprocess.STDOUT, env=env, timeout=TRAINING_TIMEOUT_S,
+                ).returncode  # fmt: skip
+            except subprocess.TimeoutExpired:
+                status = f"no exit in {TRAINING_TIMEOUT_S} s"
+        if status != 0 or not partial.is_file():
+            tail = log.read_text(errors="replace")[-2000:]
+            print(
+                f"class_data_sharing: no archive ({TRAINING.name}: {status}); workers start"
+                f" without one:\n{tail}",
+                file=sys.stderr,
+            )
+            return
+        partial.rename(archive)
+    finally:
+        partial.unlink(missing_ok=True)
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+
+
+@functools.cache
+def worker_java_options() -> str:
+    """The JVM options that make a worker read the archive (building it at most once per key), or
+    "" when it is off or could not be built."""
+    if os.environ.get("FLOE_TEST_CDS", "").lower() in {"off", "0", "false"}:
+        return ""
+    folder = cache_dir() / "cds"
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = folder / f"spark-{archive_key()}.jsa"
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one build, even for several pytest processes
+        if not archive.is_file():
+            for stale in folder.glob("spark-*"):  # archives of earlier jars, 180 MB each
+                stale.unlink(missing_ok=True)
+            _build(archive)
+    return f"-XX:SharedArchiveFile={archive} {QUIET}" if archive.is_file() else ""
+
+
+def worker_env() -> dict[str, str]:
+    """This process's environment plus ``ENV``, for a worker process that starts a Spark JVM."""
+    return {**os.environ, ENV: worker_java_options()}
+
+
+def with_archive(conf: dict[str, str]) -> dict[str, str]:
+    """``conf`` (a server's ``--conf`` settings) with the archive's options added to its
+    ``spark.driver.extraJavaOptions``; for the servers ``floe thriftserver`` and ``floe connect``
+    start, whose class path (the Floe jar first) is the training run's."""
+    options = f"{conf.get(JAVA_OPTIONS, '')} {worker_java_options()}".strip()
+    return {**conf, JAVA_OPTIONS: options}
+
+
+if __name__ == "__main__":
+    # scripts/test.sh builds the archive here while JUnit runs, before pytest needs it
+    print(worker_java_options() or "no class-data-sharing archive", flush=True)

@@ -1,0 +1,56 @@
+"""The tests' class-data-sharing archive fits the JVMs it is meant for (class_data_sharing.py).
+
+The workers and servers read the archive with ``-Xshare:auto``, which ignores an archive that does
+not fit without a word; so a change to their class path would only make the suite slower. Here a
+worker-shaped session starts with ``-Xshare:on`` instead, which refuses to start without it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import class_data_sharing
+import pytest
+
+HELPERS = Path(__file__).parent / "helpers"
+SESSION = """
+import sys
+import floe
+from worker_conf import class_data_sharing_conf
+options = sys.argv[2]
+spark = floe.session(sys.argv[1], master="local[1]", conf={
+    "spark.ui.enabled": "false", "spark.driver.extraJavaOptions": options,
+} | class_data_sharing_conf())
+print("ROWS", spark.sql("SELECT 40 + 2 AS answer").collect())
+"""
+
+
+def test_a_worker_session_maps_the_archive(tmp_path: Path) -> None:
+    options = class_data_sharing.worker_java_options()
+    if not options:
+        pytest.skip("FLOE_TEST_CDS is off")  # the CI run leaves it on
+    required = options.replace("-Xshare:auto", "-Xshare:on")
+    assert required != options
+    done = subprocess.run(
+        [sys.executable, "-c", SESSION, str(tmp_path / "warehouse"), required],
+        cwd=HELPERS, env=class_data_sharing.worker_env(), capture_output=True, text=True,
+        timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and "ROWS [Row(answer=42)]" in done.stdout, done.stderr[-3000:]
+
+
+def test_a_jvm_with_another_class_path_refuses_the_required_archive(tmp_path: Path) -> None:
+    """The control: -Xshare:on does fail a JVM the archive does not fit (here, a class path that
+    does not start with the Floe jar), so the test above can fail."""
+    options = class_data_sharing.worker_java_options()
+    if not options:
+        pytest.skip("FLOE_TEST_CDS is off")
+    required = options.replace("-Xshare:auto", "-Xshare:on")
+    env = {k: v for k, v in class_data_sharing.worker_env().items() if k != class_data_sharing.ENV}
+    done = subprocess.run(
+        [sys.executable, "-c", SESSION, str(tmp_path / "warehouse"), required],
+        cwd=HELPERS, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode != 0 and "ROWS" not in done.stdout
