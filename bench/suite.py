@@ -42,8 +42,6 @@ ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(ROOT / "pyspark-shim"))
 _BUILT_JAR = ROOT / "spark-extension" / "spark" / "build" / "libs" / "floe-spark.jar"
-if "FLOE_JAR" not in os.environ and _BUILT_JAR.is_file():
-    os.environ["FLOE_JAR"] = str(_BUILT_JAR)
 
 from suite_api import ENGINES, FAMILIES, Case, Context, Workload  # noqa: E402
 
@@ -365,6 +363,10 @@ def cases_of(raw: dict[str, Any], wid: str) -> list[Case]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    # the jar Gradle built, for this process and its workers, unless FLOE_JAR names one (here, not
+    # at import, so that a test importing this module does not change its own process's jar)
+    if "FLOE_JAR" not in os.environ and _BUILT_JAR.is_file():
+        os.environ["FLOE_JAR"] = str(_BUILT_JAR)
     if len(argv) == 2 and argv[0] in ("--worker", "--prepare"):
         spec = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
         return worker(spec) if argv[0] == "--worker" else prepare_worker(spec)

@@ -31,7 +31,6 @@ import sys
 from pathlib import Path
 
 from iceberg_runtime import cache_dir
-from jvm_support import floe_jar
 
 ENV = "FLOE_TEST_JAVA_OPTIONS"
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
@@ -46,9 +45,20 @@ def _java() -> str:
     return str(Path(home, "bin", "java")) if home else "java"
 
 
+def worker_jar() -> str:
+    """The Floe jar a worker process puts on its class path: ``floe.jar_path()`` as a new Python
+    process in the workers' folder sees it (this process may have imported another ``floe``, or
+    had ``FLOE_JAR`` changed, since it started)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import floe; print(floe.jar_path())"],
+        cwd=TRAINING.parent, capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
 def archive_key() -> str:
     """A digest of everything the archive depends on: the Java runtime's version, the names, sizes
-    and times of PySpark's jars, the Floe jar's bytes and the training script's."""
+    and times of PySpark's jars, the Floe jar's path and bytes, and the training script's."""
     import pyspark
 
     digest = hashlib.sha256()
@@ -58,8 +68,10 @@ def archive_key() -> str:
     digest.update(version.stderr.encode())
     for jar in sorted((Path(pyspark.__file__).parent / "jars").glob("*.jar")):
         stat = jar.stat()
-        digest.update(f"{jar.name} {stat.st_size} {stat.st_mtime_ns}\n".encode())
-    digest.update(floe_jar().read_bytes())
+        digest.update(f"{jar} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    jar = Path(worker_jar())  # its path is on the archive's class path, its classes inside
+    digest.update(f"{jar}\n".encode())
+    digest.update(jar.read_bytes())
     digest.update(TRAINING.read_bytes())
     return digest.hexdigest()[:16]
 
