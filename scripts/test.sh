@@ -22,28 +22,34 @@ source scripts/lib.sh
 [ -x "$FLOE_PY" ] || { echo "No $FLOE_VENV here: run bash scripts/setup.sh first" >&2; exit 1; }
 build_and_install_floe
 
-# The linters run while JUnit does (neither fills both cores), and then the training run of the
-# tests' class-data-sharing archive (python-tests/class_data_sharing.py); their output follows
-# JUnit's. The archive only makes the tests' worker JVMs start faster: pytest builds it itself
-# when it is missing, and runs without it if it cannot be built.
+# Three jobs at once, as none of them fills both cores: JUnit; ruff and mypy; the training run of
+# the tests' class-data-sharing archive (python-tests/class_data_sharing.py). The other two's output
+# follows JUnit's. The archive only makes the tests' worker JVMs start faster: pytest builds it
+# itself when it is missing, and runs without it if it cannot be built.
 lint_log="$(mktemp)"
-trap 'rm -f "$lint_log"' EXIT
-log "ruff, mypy --strict, the tests' CDS archive (in the background) and gradle test (JUnit)"
+cds_log="$(mktemp)"
+trap 'rm -f "$lint_log" "$cds_log"' EXIT
+log "gradle test (JUnit), with ruff, mypy --strict and the tests' CDS archive in the background"
+(cd python-tests && "$FLOE_PY" class_data_sharing.py) > "$cds_log" 2>&1 &
+cds_pid=$!
 (
   "$FLOE_PY" -m ruff check . &&
     "$FLOE_PY" -m mypy --strict --config-file pyspark-shim/pyproject.toml \
-      pyspark-shim/floe python-tests sql-tests/run.py bench &&
-    (cd python-tests && "$FLOE_PY" class_data_sharing.py)
+      pyspark-shim/floe python-tests sql-tests/run.py bench
 ) > "$lint_log" 2>&1 &
 lint_pid=$!
 junit=0
 FLOE_PYTHON="$FLOE_PY" gradle -q test || junit=$?
 lint=0
 wait "$lint_pid" || lint=$?
-log "ruff, mypy --strict, the tests' CDS archive"
+log "ruff, mypy --strict"
 cat "$lint_log"
-if [ "$junit" -ne 0 ] || [ "$lint" -ne 0 ]; then
-  echo "JUnit exited with $junit, the linters with $lint" >&2
+cds=0
+wait "$cds_pid" || cds=$?
+log "the tests' CDS archive"
+cat "$cds_log"
+if [ "$junit" -ne 0 ] || [ "$lint" -ne 0 ] || [ "$cds" -ne 0 ]; then
+  echo "JUnit exited with $junit, the linters with $lint, the CDS archive's build with $cds" >&2
   exit 1
 fi
 
