@@ -107,13 +107,23 @@ def _build(archive: Path) -> None:
         subprocess.run(["rm", "-rf", str(work)], check=False)
 
 
+def turned_off() -> bool:
+    """Whether ``FLOE_TEST_CDS`` turns the archive off."""
+    return os.environ.get("FLOE_TEST_CDS", "").lower() in {"off", "0", "false"}
+
+
+def cds_folder() -> Path:
+    """Where the archive and its training run's log are kept."""
+    return cache_dir() / "cds"
+
+
 @functools.cache
 def worker_java_options() -> str:
     """The JVM options that make a worker read the archive (building it at most once per key), or
     "" when it is off or could not be built."""
-    if os.environ.get("FLOE_TEST_CDS", "").lower() in {"off", "0", "false"}:
+    if turned_off():
         return ""
-    folder = cache_dir() / "cds"
+    folder = cds_folder()
     folder.mkdir(parents=True, exist_ok=True)
     archive = folder / f"spark-{archive_key()}.jsa"
     with (folder / ".lock").open("w") as lock:

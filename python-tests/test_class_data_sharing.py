@@ -27,12 +27,19 @@ print("ROWS", spark.sql("SELECT 40 + 2 AS answer").collect())
 """
 
 
-def test_a_worker_session_maps_the_archive(tmp_path: Path) -> None:
+def required_options() -> str:
+    """The archive's options with -Xshare:on; skips when FLOE_TEST_CDS turns the archive off."""
+    if class_data_sharing.turned_off():
+        pytest.skip("FLOE_TEST_CDS turns the archive off")  # CI leaves it on
     options = class_data_sharing.worker_java_options()
-    if not options:
-        pytest.skip("FLOE_TEST_CDS is off")  # the CI run leaves it on
+    assert options, f"the archive could not be built: see {class_data_sharing.cds_folder()}/*.log"
     required = options.replace("-Xshare:auto", "-Xshare:on")
     assert required != options
+    return required
+
+
+def test_a_worker_session_maps_the_archive(tmp_path: Path) -> None:
+    required = required_options()
     done = subprocess.run(
         [sys.executable, "-c", SESSION, str(tmp_path / "warehouse"), required],
         cwd=HELPERS, env=class_data_sharing.worker_env(), capture_output=True, text=True,
@@ -44,10 +51,7 @@ def test_a_worker_session_maps_the_archive(tmp_path: Path) -> None:
 def test_a_jvm_with_another_class_path_refuses_the_required_archive(tmp_path: Path) -> None:
     """The control: -Xshare:on does fail a JVM the archive does not fit (here, a class path that
     does not start with the Floe jar), so the test above can fail."""
-    options = class_data_sharing.worker_java_options()
-    if not options:
-        pytest.skip("FLOE_TEST_CDS is off")
-    required = options.replace("-Xshare:auto", "-Xshare:on")
+    required = required_options()
     env = {k: v for k, v in class_data_sharing.worker_env().items() if k != class_data_sharing.ENV}
     done = subprocess.run(
         [sys.executable, "-c", SESSION, str(tmp_path / "warehouse"), required],
