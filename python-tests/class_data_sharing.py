@@ -11,10 +11,11 @@ classes already parsed and verified, and halves that: measured on this project's
 is missing: one training run (``helpers/cds_training.py``: a session, DDL, DML, a read and a
 streaming query) dumps the classes it loaded. The archive lives in the test cache, keyed by the
 Java runtime, PySpark's jars, the Floe jar and the training script, so a changed input gets a new
-archive. It fits JVMs whose class path is PySpark's alone (the Floe jar comes through
-``spark.jars``); a JVM with another class path, or any other mismatch, ignores the archive
-silently (``-Xshare:auto`` with the CDS log off) and starts as it would without it. The options
-only make a JVM start faster; no test depends on them. ``FLOE_TEST_CDS=off`` turns them off.
+archive. It fits JVMs whose class path is the Floe jar followed by PySpark's (as ``floe
+thriftserver`` and ``floe connect`` set it, and the workers do when given the options); a JVM
+with another class path, or any other mismatch, ignores the archive silently (``-Xshare:auto``
+with the CDS log off) and starts as it would without it. The options only make a JVM start
+faster. ``FLOE_TEST_CDS=off`` turns them off.
 
 Worker scripts read the options from the environment variable ``FLOE_TEST_JAVA_OPTIONS``
 (``ENV``), which ``worker_env()`` sets.
@@ -26,6 +27,9 @@ import fcntl
 import functools
 import hashlib
 import os
+import shlex
+import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -83,15 +87,20 @@ def _build(archive: Path) -> None:
     work = archive.parent / f"training-{os.getpid()}"
     log = archive.with_suffix(".log")
     env = dict(os.environ)
-    env[ENV] = f"-XX:ArchiveClassesAtExit={partial} -Xlog:cds=off -Xlog:cds+dynamic=off"
+    # Spark splits Java options as a shell would: a cache folder with a space stays one argument
+    env[ENV] = f"-XX:ArchiveClassesAtExit={shlex.quote(str(partial))} -Xlog:cds=off"
+    env[ENV] += " -Xlog:cds+dynamic=off"
     try:
         with log.open("w") as out:
+            training = subprocess.Popen(
+                [sys.executable, str(TRAINING), str(work)],
+                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+            )  # fmt: skip
             try:
-                status: int | str = subprocess.run(
-                    [sys.executable, str(TRAINING), str(work)],
-                    stdout=out, stderr=subprocess.STDOUT, env=env, timeout=TRAINING_TIMEOUT_S,
-                ).returncode  # fmt: skip
+                status: int | str = training.wait(timeout=TRAINING_TIMEOUT_S)
             except subprocess.TimeoutExpired:
+                os.killpg(training.pid, signal.SIGKILL)  # its JVM too, before it writes anything
+                training.wait()
                 status = f"no exit in {TRAINING_TIMEOUT_S} s"
         if status != 0 or not partial.is_file():
             tail = log.read_text(errors="replace")[-2000:]
@@ -104,7 +113,7 @@ def _build(archive: Path) -> None:
         partial.rename(archive)
     finally:
         partial.unlink(missing_ok=True)
-        subprocess.run(["rm", "-rf", str(work)], check=False)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def turned_off() -> bool:
@@ -132,7 +141,7 @@ def worker_java_options() -> str:
             for stale in folder.glob("spark-*"):  # archives of earlier jars, 180 MB each
                 stale.unlink(missing_ok=True)
             _build(archive)
-    return f"-XX:SharedArchiveFile={archive} {QUIET}" if archive.is_file() else ""
+    return f"-XX:SharedArchiveFile={shlex.quote(str(archive))} {QUIET}" if archive.is_file() else ""
 
 
 def worker_env() -> dict[str, str]:
