@@ -134,6 +134,22 @@ def spark(
     session.stop()
 
 
+#: The Spark setting up to which Floe reads a small scan on the driver (FloeLocalRead) instead of
+#: in a job; tests of the job's scan node (its metrics, partitioning, pruning) set it to 0.
+LOCAL_READ_ROWS = "spark.floe.read.local-max-rows"
+
+
+@pytest.fixture
+def job_scans(spark: SparkSession) -> Iterator[None]:
+    """Floe scans run as Spark jobs (BatchScan nodes) during the test, however small: for tests of
+    the scan node itself. Floe reads scans of up to 100,000 rows on the driver by default."""
+    spark.conf.set(LOCAL_READ_ROWS, "0")
+    try:
+        yield
+    finally:
+        spark.conf.unset(LOCAL_READ_ROWS)
+
+
 @pytest.fixture
 def iceberg(spark: SparkSession, iceberg_runtime: IcebergRuntime) -> str:
     """The name of the Apache Iceberg catalog (hadoop type, same warehouse as ``floe``) in the

@@ -12,6 +12,12 @@ import datetime
 import itertools
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
+# these tests look at the scan node of a Spark job (its metrics, partitioning, plan), which a
+# small scan read on the driver (FloeLocalRead) does not have
+pytestmark = pytest.mark.usefixtures("job_scans")
+
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 

@@ -11,6 +11,10 @@ from typing import TYPE_CHECKING
 import pytest
 from interop_tables import row_group_starts, spark_rows
 
+# these tests count the read tasks of a Spark job, which a small scan read on the driver
+# (FloeLocalRead) does not run
+pytestmark = pytest.mark.usefixtures("job_scans")
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 

@@ -170,6 +170,7 @@ def test_no_filter_where_it_is_unsafe_or_unwanted(
     assert _rows(spark, name) == expected
 
 
+@pytest.mark.usefixtures("job_scans")  # looks at the job's scan nodes
 def test_a_source_read_from_a_table_gets_the_filter(spark: SparkSession, namespace: str) -> None:
     """A source that reads a DSv2 table (here a Floe table): the filter's subquery is optimized with
     the session's optimizer, which builds its scan (it failed with "No plan for RelationV2" when the

@@ -14,6 +14,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from floe.inspect._paths import local_path
 
 if TYPE_CHECKING:
@@ -242,6 +244,7 @@ def test_describe_extended_column_shows_statistics_as_for_spark_tables(
         spark.sql(f"DROP TABLE IF EXISTS {parquet}")
 
 
+@pytest.mark.usefixtures("job_scans")  # looks at the job's scan nodes
 def test_cbo_reorders_three_way_join_after_analyze(spark: SparkSession, namespace: str) -> None:
     def analyze(name: str) -> None:
         spark.sql(f"ANALYZE TABLE floe.{namespace}.{name} COMPUTE STATISTICS FOR ALL COLUMNS")
@@ -249,6 +252,7 @@ def test_cbo_reorders_three_way_join_after_analyze(spark: SparkSession, namespac
     check_join_reorder(spark, namespace, analyze)
 
 
+@pytest.mark.usefixtures("job_scans")  # looks at the job's scan nodes
 def test_cbo_reorders_three_way_join_after_iceberg_compute_table_stats(
     spark: SparkSession, iceberg: str, namespace: str
 ) -> None:

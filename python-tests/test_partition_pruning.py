@@ -24,6 +24,10 @@ from conftest import scan_report, unique_name
 
 from floe import inspect
 
+# these tests look at the scan node of a Spark job (its metrics, partitioning, plan), which a
+# small scan read on the driver (FloeLocalRead) does not have
+pytestmark = pytest.mark.usefixtures("job_scans")
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
@@ -214,6 +218,7 @@ def tables(spark: SparkSession, warehouse: Path) -> Iterator[Tables]:
     yield made
     for name in LAYOUTS:
         spark.catalog.dropTempView(made.view(name))
+
 
 def rows_of(df: DataFrame) -> list[tuple[Any, ...]]:
     return sorted((tuple(r) for r in df.collect()), key=repr)

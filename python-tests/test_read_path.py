@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 FILES = 10
 ROWS_PER_FILE = 100
 
+
 def rows_of(df: DataFrame) -> list[tuple[Any, ...]]:
     return sorted((tuple(r) for r in df.collect()), key=repr)
 
@@ -97,6 +98,7 @@ def test_filters_prune_files_and_results_stay_correct(
     assert got == expected
 
 
+@pytest.mark.usefixtures("job_scans")  # looks at the job's scan nodes
 def test_only_requested_columns_are_read(spark: SparkSession, namespace: str) -> None:
     table = f"floe.{namespace}.wide"
     width = 30
@@ -163,6 +165,7 @@ def test_a_narrow_read_is_estimated_as_spark_estimates_the_same_parquet_files(
     assert floe_ic == _stats(plain.select("id", "c"))[0] and floe_id < floe_ic < size
 
 
+@pytest.mark.usefixtures("job_scans")  # looks at the job's scan nodes
 def test_reads_use_spark_vectorized_columnar_batches(
     spark: SparkSession, ranges: tuple[str, str]
 ) -> None:

@@ -13,6 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pytest
+
+# these tests look at the scan node of a Spark job (its metrics, partitioning, plan), which a
+# small scan read on the driver (FloeLocalRead) does not have
+pytestmark = pytest.mark.usefixtures("job_scans")
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 

@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from conftest import unique_name
 
+# these tests look at the scan node of a Spark job (its metrics, partitioning, plan), which a
+# small scan read on the driver (FloeLocalRead) does not have
+pytestmark = pytest.mark.usefixtures("job_scans")
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 

@@ -34,6 +34,7 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
     extensions.injectPlannerStrategy(new FloeDescribeColumnStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeShowCreateTableStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeMetadataAnswerStrategy.Builder());
+    extensions.injectPlannerStrategy(new FloeLocalReadStrategy.Builder());
     extensions.injectOptimizerRule(new MergeTargetKeyFilterBuilder());
     return BoxedUnit.UNIT;
   }

@@ -161,6 +161,14 @@ public final class FloeScan
     return filter;
   }
 
+  /**
+   * Whether this is the scan of a row-level operation (DELETE, UPDATE, MERGE), which must return
+   * every row of its files and is filtered by the files Spark finds to hold a matching row.
+   */
+  public boolean forRowLevelOperation() {
+    return fileFiltering;
+  }
+
   /** The planned files, after runtime filters. */
   public List<FileScanTask> tasks() {
     return plan().tasks();

@@ -3,6 +3,7 @@ package io.floe.spark.stats;
 import io.floe.format.scan.FileScanTask;
 import io.floe.format.types.Schema;
 import io.floe.spark.source.FloeParquetReader;
+import io.floe.spark.util.DriverReadLimit;
 import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.util.SparkSchemas;
 import java.io.FileNotFoundException;
@@ -20,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import org.apache.datasketches.theta.Sketch;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.RuntimeConfig;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -48,50 +50,10 @@ final class LocalSketch {
 
   private LocalSketch() {}
 
-  /** The row limit a value of {@value #MAX_ROWS_CONF} sets (null: the default). */
-  static long maxRows(String value) {
-    return limit(MAX_ROWS_CONF, value, DEFAULT_MAX_ROWS, "rows");
-  }
-
-  /** The byte limit a value of {@value #MAX_BYTES_CONF} sets (null: the default). */
-  static long maxBytes(String value) {
-    return limit(MAX_BYTES_CONF, value, DEFAULT_MAX_BYTES, "bytes");
-  }
-
-  private static long limit(String key, String value, long defaultValue, String unit) {
-    if (value == null) {
-      return defaultValue;
-    }
-    try {
-      long limit = Long.parseLong(value.trim());
-      if (limit >= 0) {
-        return limit;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("Invalid Spark setting " + key + "=" + value
-        + ": expected a number of " + unit + " >= 0 (0 sketches appended files with a Spark job)");
-  }
-
-  /**
-   * Whether {@code tasks} are at most {@code maxRows} rows in at most {@code maxBytes} bytes of
-   * files, free of deletes, to sketch in the driver.
-   */
-  static boolean fits(List<FileScanTask> tasks, long maxRows, long maxBytes) {
-    long rows = 0;
-    long bytes = 0;
-    for (FileScanTask task : tasks) {
-      if (!task.deletes().isEmpty()) {
-        return false;
-      }
-      rows += task.file().recordCount();
-      bytes += task.file().fileSizeInBytes();
-      if (rows > maxRows || bytes > maxBytes) {
-        return false;
-      }
-    }
-    return true;
+  /** The limits the session's settings {@value #MAX_ROWS_CONF} and {@value #MAX_BYTES_CONF} set. */
+  static DriverReadLimit limit(RuntimeConfig conf) {
+    return DriverReadLimit.of(conf, MAX_ROWS_CONF, DEFAULT_MAX_ROWS, MAX_BYTES_CONF, DEFAULT_MAX_BYTES,
+        "sketches appended files");
   }
 
   /**

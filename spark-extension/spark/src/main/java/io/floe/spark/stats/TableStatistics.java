@@ -103,9 +103,7 @@ public final class TableStatistics {
     if (added.isEmpty()) {
       return List.of();
     }
-    long maxRows = LocalSketch.maxRows(spark.conf().get(LocalSketch.MAX_ROWS_CONF, null));
-    long maxBytes = LocalSketch.maxBytes(spark.conf().get(LocalSketch.MAX_BYTES_CONF, null));
-    if (LocalSketch.fits(added, maxRows, maxBytes)) {
+    if (LocalSketch.limit(spark.conf()).admits(added, false)) {
       int batchSize = Integer.parseInt(spark.conf().get("spark.sql.parquet.columnarReaderBatchSize", "4096"));
       int threads = Math.min(spark.sparkContext().defaultParallelism(), Runtime.getRuntime().availableProcessors());
       return LocalSketch.run(added, schema, columns, spark.sessionState().newHadoopConf(), batchSize, threads,

@@ -1,0 +1,200 @@
+"""Small scans read on the driver (README "Reading"; ``FloeLocalReadStrategy``).
+
+A Floe scan whose planned files hold at most ``spark.floe.read.local-max-rows`` rows (default
+100,000) in at most ``spark.floe.read.local-max-bytes`` bytes (default 32 MiB) is planned, with
+the filter and projection above it, as ``FloeLocalRead``: the driver reads the files when the query
+runs, and ``collect`` returns without a Spark job. Every answer must be the one the job gives
+(``job_scans`` turns the driver read off), whatever the table holds: deletes, partitions, metadata
+columns, renamed and added columns, older snapshots.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from conftest import LOCAL_READ_ROWS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pyspark.sql import DataFrame, SparkSession
+
+LOCAL_READ_BYTES = "spark.floe.read.local-max-bytes"
+_groups = itertools.count()
+
+
+def _run(spark: SparkSession, query: str | Callable[[], DataFrame]) -> tuple[list[Any], str, int]:
+    """The sorted rows of ``query``, its executed plan and the number of Spark jobs it ran."""
+    group = f"local-read-{next(_groups)}"
+    spark.sparkContext.setJobGroup(group, group)
+    try:
+        df = spark.sql(query) if isinstance(query, str) else query()
+        rows = sorted((tuple(r) for r in df.collect()), key=repr)
+        plan = df._jdf.queryExecution().executedPlan().toString()
+    finally:
+        spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)  # type: ignore[arg-type]
+    return rows, plan, len(spark.sparkContext.statusTracker().getJobIdsForGroup(group))
+
+
+def _with_jobs(spark: SparkSession, query: str) -> list[Any]:
+    """The sorted rows of ``query`` read by a Spark job (the driver read turned off)."""
+    spark.conf.set(LOCAL_READ_ROWS, "0")
+    try:
+        rows, plan, _ = _run(spark, query)
+    finally:
+        spark.conf.unset(LOCAL_READ_ROWS)
+    assert "BatchScan" in plan and "FloeLocalRead" not in plan, plan
+    return rows
+
+
+def assert_local_and_equal(spark: SparkSession, query: str, jobs: int = 0) -> list[Any]:
+    """``query`` reads on the driver, runs ``jobs`` Spark jobs, and answers as the job path does."""
+    rows, plan, ran = _run(spark, query)
+    assert "FloeLocalRead" in plan and "BatchScan" not in plan, plan
+    assert ran == jobs, f"{ran} Spark jobs for {query}\n{plan}"
+    assert rows == _with_jobs(spark, query), query
+    return rows
+
+
+@pytest.fixture
+def table(spark: SparkSession, namespace: str) -> str:
+    name = f"floe.{namespace}.small"
+    spark.sql(
+        f"CREATE TABLE {name} (id BIGINT, s STRING, d DECIMAL(10, 2), p STRING) USING floe "
+        "PARTITIONED BY (p)"
+    )
+    spark.sql(
+        f"INSERT INTO {name} SELECT id, IF(id % 10 = 0, NULL, concat('s', id)), "
+        "CAST(id / 4 AS DECIMAL(10, 2)), concat('p', id % 3) FROM range(3000)"
+    )
+    return name
+
+
+def test_a_lookup_runs_without_a_job_and_explain_names_the_scan(
+    spark: SparkSession, table: str
+) -> None:
+    rows = assert_local_and_equal(spark, f"SELECT * FROM {table} WHERE id = 42")
+    assert len(rows) == 1 and rows[0][0] == 42
+    explain = spark.sql(f"EXPLAIN SELECT s FROM {table} WHERE id = 42").collect()[0][0]
+    assert "FloeLocalRead" in explain and f"FloeScan {table}" in explain, explain
+    assert "read on the driver" in explain, explain
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * FROM {t}",
+        "SELECT id, upper(s) AS u, d * 2 FROM {t} WHERE s IS NULL OR id BETWEEN 100 AND 120",
+        "SELECT p, id FROM {t} WHERE p = 'p1' AND id < 40",
+        "SELECT _file, _pos, _partition, _spec_id, id FROM {t} WHERE id % 500 = 7",
+        "SELECT * FROM {t} WHERE id = -1",
+        "SELECT id FROM {t} WHERE s LIKE 's1%' AND d > 10",
+    ],
+)
+def test_answers_equal_the_job(spark: SparkSession, table: str, query: str) -> None:
+    assert_local_and_equal(spark, query.format(t=table))
+
+
+def test_deletes_updates_and_older_snapshots(spark: SparkSession, table: str) -> None:
+    spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read')")
+    first = spark.sql(f"SELECT snapshot_id FROM {table}.snapshots").collect()[0][0]
+    spark.sql(f"DELETE FROM {table} WHERE id % 7 = 0")
+    spark.sql(f"UPDATE {table} SET s = 'updated' WHERE id BETWEEN 10 AND 20")
+    rows = assert_local_and_equal(spark, f"SELECT * FROM {table} WHERE id < 30")
+    updated = sorted(r[0] for r in rows if r[1] == "updated")
+    assert updated == [10, 11, 12, 13, 15, 16, 17, 18, 19, 20]
+    assert all(r[0] % 7 for r in rows)
+    old = assert_local_and_equal(
+        spark, f"SELECT * FROM {table} VERSION AS OF {first} WHERE id < 30"
+    )
+    assert sorted(r[0] for r in old) == list(range(30))
+
+
+def test_renamed_and_added_columns(spark: SparkSession, table: str) -> None:
+    spark.sql(f"ALTER TABLE {table} RENAME COLUMN s TO label")
+    spark.sql(f"ALTER TABLE {table} ADD COLUMN extra INT")
+    spark.sql(f"INSERT INTO {table} VALUES (5000, 'new', 1.50, 'p9', 7)")
+    rows = assert_local_and_equal(
+        spark, f"SELECT id, label, extra FROM {table} WHERE id IN (1, 5000)"
+    )
+    assert rows == [(1, "s1", None), (5000, "new", 7)]
+
+
+def test_limit_tail_iterator_aggregate_and_join(spark: SparkSession, table: str) -> None:
+    _, plan, jobs = _run(spark, f"SELECT * FROM {table} WHERE id < 100 LIMIT 5")
+    assert "FloeLocalRead" in plan and jobs == 0, plan
+    assert len(spark.sql(f"SELECT * FROM {table} WHERE id < 100").tail(3)) == 3
+    got = sorted(r.id for r in spark.sql(f"SELECT id FROM {table} WHERE id < 50").toLocalIterator())
+    assert got == list(range(50))
+    # one partition: the aggregate above runs in one job and needs no shuffle
+    rows, plan, jobs = _run(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
+    assert "FloeLocalRead" in plan and "Exchange" not in plan, plan
+    assert jobs == 1
+    assert rows == _with_jobs(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
+    join = f"SELECT a.id, b.s FROM {table} a JOIN {table} b ON a.id = b.id + 1 WHERE a.id < 20"
+    rows, plan, _ = _run(spark, join)
+    assert "FloeLocalRead" in plan and "BatchScan" not in plan, plan  # both sides
+    assert rows == _with_jobs(spark, join)
+
+
+def test_scans_that_a_job_reads(spark: SparkSession, table: str) -> None:
+    """Over either limit, or with a subquery in its filter: a Spark job reads."""
+    query = f"SELECT * FROM {table} WHERE id < 10"
+    for key, value in (
+        (LOCAL_READ_ROWS, "2999"),
+        (LOCAL_READ_BYTES, "1000"),
+        (LOCAL_READ_ROWS, "0"),
+    ):
+        spark.conf.set(key, value)
+        try:
+            _, plan, jobs = _run(spark, query)
+        finally:
+            spark.conf.unset(key)
+        assert "BatchScan" in plan and "FloeLocalRead" not in plan, (key, value, plan)
+        assert jobs >= 1
+    spark.conf.set(LOCAL_READ_ROWS, "3000")  # all of the table's 3,000 rows fit
+    try:
+        assert "FloeLocalRead" in _run(spark, query)[1]
+    finally:
+        spark.conf.unset(LOCAL_READ_ROWS)
+    # a non-deterministic projection stays with Spark, in a job over the rows the driver read
+    rows, plan, jobs = _run(spark, f"SELECT id, rand() AS r FROM {table} WHERE id < 10")
+    assert sorted(r[0] for r in rows) == list(range(10)) and jobs == 1, plan
+    assert "rand(" in plan.split("FloeLocalRead")[0], plan
+    sub = f"SELECT id FROM {table} WHERE id = (SELECT max(id) FROM {table} WHERE id < 9)"
+    rows, plan, _ = _run(spark, sub)
+    assert rows == [(8,)]
+    assert "BatchScan" in plan, plan  # the outer filter has a subquery; the inner read is local
+
+
+@pytest.mark.parametrize("value", ["many", "-1", "1.5"])
+def test_an_invalid_limit_names_the_setting(spark: SparkSession, table: str, value: str) -> None:
+    spark.conf.set(LOCAL_READ_ROWS, value)
+    try:
+        with pytest.raises(Exception, match=rf"spark\.floe\.read\.local-max-rows={value}"):
+            spark.sql(f"SELECT * FROM {table} WHERE id = 1").collect()
+    finally:
+        spark.conf.unset(LOCAL_READ_ROWS)
+    assert spark.sql(f"SELECT id FROM {table} WHERE id = 1").collect()[0][0] == 1
+
+
+def test_row_level_operations_still_scan_with_a_job(spark: SparkSession, table: str) -> None:
+    """DELETE, UPDATE and MERGE on a small table give the answers they gave before (their own
+    scans are never read on the driver; a MERGE source from a small table may be)."""
+    spark.sql(f"DELETE FROM {table} WHERE id >= 100")
+    spark.sql(
+        f"MERGE INTO {table} t USING (SELECT id, s FROM {table} WHERE id < 5) u ON t.id = u.id "
+        "WHEN MATCHED THEN UPDATE SET t.s = concat(u.s, '!')"
+    )
+    rows = spark.sql(f"SELECT id, s FROM {table} WHERE id < 6 ORDER BY id").collect()
+    assert [tuple(r) for r in rows] == [
+        (0, None),
+        (1, "s1!"),
+        (2, "s2!"),
+        (3, "s3!"),
+        (4, "s4!"),
+        (5, "s5"),
+    ]
+    assert spark.sql(f"SELECT count(*) FROM {table}").collect()[0][0] == 100
