@@ -14,7 +14,7 @@ import pytest
 
 if TYPE_CHECKING:
     from iceberg_runtime import IcebergRuntime
-    from pyspark.sql import SparkSession
+    from pyspark.sql import DataFrame, SparkSession
     from s3_runtime import S3Jars
 
 CATALOG = "floe"
@@ -178,6 +178,35 @@ def scan_report(spark: SparkSession, table: str) -> dict[str, Any]:
     parsed: dict[str, Any] | None = json.loads(str(report))
     assert parsed is not None, f"no scan of {table} was planned"
     return parsed
+
+
+def scan_metrics(df: DataFrame, table: str) -> dict[str, int]:
+    """The metrics of the scan of ``table`` in ``df``'s executed plan (after it ran)."""
+    found: list[dict[str, int]] = []
+
+    def walk(node: Any) -> None:
+        name = node.getClass().getSimpleName()
+        if name == "AdaptiveSparkPlanExec":
+            walk(node.executedPlan())
+            return
+        if name.endswith("QueryStageExec"):
+            walk(node.plan())
+            return
+        if name == "BatchScanExec" and node.table().name() == table:
+            metrics = node.metrics()
+            keys = metrics.keys().iterator()
+            values: dict[str, int] = {}
+            while keys.hasNext():
+                key = keys.next()
+                values[key] = int(metrics.apply(key).value())
+            found.append(values)
+        children = node.children()
+        for i in range(children.size()):
+            walk(children.apply(i))
+
+    walk(df._jdf.queryExecution().executedPlan())
+    assert len(found) == 1, f"expected one scan of {table}, found {len(found)}"
+    return found[0]
 
 
 def unique_name(prefix: str) -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import scan_report, unique_name
+from conftest import scan_metrics, scan_report, unique_name
 
 from floe import inspect
 
@@ -397,35 +397,6 @@ def test_manifest_level_pruning_skips_reading_manifests(
 
 
 # --- runtime filtering (dynamic partition pruning) ---------------------------------------------
-
-
-def scan_metrics(df: DataFrame, table: str) -> dict[str, int]:
-    """The metrics of the scan of ``table`` in ``df``'s executed plan (after it ran)."""
-    found: list[dict[str, int]] = []
-
-    def walk(node: Any) -> None:
-        name = node.getClass().getSimpleName()
-        if name == "AdaptiveSparkPlanExec":
-            walk(node.executedPlan())
-            return
-        if name.endswith("QueryStageExec"):
-            walk(node.plan())
-            return
-        if name == "BatchScanExec" and node.table().name() == table:
-            metrics = node.metrics()
-            keys = metrics.keys().iterator()
-            values: dict[str, int] = {}
-            while keys.hasNext():
-                key = keys.next()
-                values[key] = int(metrics.apply(key).value())
-            found.append(values)
-        children = node.children()
-        for i in range(children.size()):
-            walk(children.apply(i))
-
-    walk(df._jdf.queryExecution().executedPlan())
-    assert len(found) == 1, f"expected one scan of {table}, found {len(found)}"
-    return found[0]
 
 
 @pytest.fixture(scope="module")

@@ -2,9 +2,13 @@ package io.floe.spark.extensions;
 
 import io.floe.spark.source.DriverRead;
 import io.floe.spark.source.FloeScan;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -18,6 +22,9 @@ import org.apache.spark.sql.catalyst.expressions.Predicate;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.execution.SQLExecution;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.execution.metric.SQLMetrics;
@@ -27,13 +34,12 @@ import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Map;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
-import scala.reflect.ClassTag;
 import scala.runtime.AbstractPartialFunction;
 
 /**
  * A small Floe scan (with the filter and projection above it) read on the driver when the query
  * runs: {@code collect}, {@code take} and {@code tail} return its rows without a Spark job, and a
- * parent operator gets them as one partition. {@link FloeLocalReadStrategy} plans it; EXPLAIN shows
+ * parent operator gets them as one partition, read by one task. {@link FloeLocalReadStrategy} plans it; EXPLAIN shows
  * it as {@code FloeLocalRead} with the scan's description. The rows are read once per plan, from
  * the snapshot the scan was planned on, at the first call that needs them.
  */
@@ -43,7 +49,7 @@ public final class FloeLocalReadExec extends SparkPlan {
   private final Seq<Attribute> scanOutput;
   private final Option<Expression> condition;
   private final Seq<NamedExpression> projectList;
-  private transient InternalRow[] rows = null;
+  private transient volatile InternalRow[] rows = null;
   private transient Map<String, SQLMetric> metrics = null;
 
   /**
@@ -67,8 +73,9 @@ public final class FloeLocalReadExec extends SparkPlan {
 
   @Override
   public AttributeSet producedAttributes() {
-    return AttributeSet.apply(CollectionConverters.asScala(new ArrayList<Expression>(
-        CollectionConverters.asJava(scanOutput))));
+    List<Expression> produced = new ArrayList<>(CollectionConverters.asJava(scanOutput));
+    produced.addAll(CollectionConverters.asJava(output));
+    return AttributeSet.apply(CollectionConverters.asScala(produced));
   }
 
   @Override
@@ -100,14 +107,18 @@ public final class FloeLocalReadExec extends SparkPlan {
   public String simpleString(int maxFields) {
     String filter = condition.isDefined() ? " condition=" + condition.get().sql() : "";
     return "FloeLocalRead " + org.apache.spark.sql.catalyst.util.package$.MODULE$.truncatedString(output, "[", ", ",
-        "]", maxFields) + " " + scan.description() + filter + " (read on the driver)";
+        "]", maxFields) + " " + (scan != null ? scan.description() : "") + filter + " (read on the driver)";
   }
 
+  /**
+   * For a parent operator: one task reads the scan's partitions (the rows are not read on the
+   * driver and shipped inside the task, which could outgrow a task's size with long values).
+   */
   @Override
   public RDD<InternalRow> doExecute() {
-    InternalRow[] all = rows();
-    return sparkContext().parallelize(CollectionConverters.asScala(Arrays.asList(all)).toSeq(), 1,
-        ClassTag.apply(InternalRow.class));
+    TaskRead read = new TaskRead(reading(), scan.createReaderFactory(), scan.planInputPartitions(),
+        longMetric("numOutputRows"));
+    return JavaSparkContext.fromSparkContext(sparkContext()).parallelize(List.of(0), 1).mapPartitions(read).rdd();
   }
 
   @Override
@@ -117,10 +128,11 @@ public final class FloeLocalReadExec extends SparkPlan {
 
   @Override
   public InternalRow[] executeTake(int n) {
-    if (rows != null) {
-      return Arrays.copyOf(rows, Math.min(n, rows.length));
+    InternalRow[] read = rows;
+    if (read != null) {
+      return Arrays.copyOf(read, Math.min(n, read.length));
     }
-    return read(n);
+    return readOnDriver(n);
   }
 
   @Override
@@ -142,36 +154,66 @@ public final class FloeLocalReadExec extends SparkPlan {
 
   private synchronized InternalRow[] rows() {
     if (rows == null) {
-      rows = read(Integer.MAX_VALUE);
+      rows = readOnDriver(Integer.MAX_VALUE);
     }
     return rows;
   }
 
-  /** At most {@code limit} rows of the result, read now. */
-  private InternalRow[] read(int limit) {
+  /** The filter and projection, bound to the rows the scan reads. */
+  private Reading reading() {
     List<Attribute> input = CollectionConverters.asJava(scanOutput);
-    BasePredicate keep = condition.isDefined() ? Predicate.createInterpreted(bind(condition.get(), input)) : null;
-    if (keep != null) {
-      keep.initialize(0);
-    }
     List<Expression> exprs = new ArrayList<>();
     for (NamedExpression named : CollectionConverters.asJava(projectList)) {
       exprs.add(bind((Expression) named, input)); // every NamedExpression is an Expression
     }
-    UnsafeProjection project = InterpretedUnsafeProjection.createProjection(
-        CollectionConverters.asScala(exprs).toList());
-    project.initialize(0);
-    List<InternalRow> out = new ArrayList<>();
-    if (limit > 0) {
-      DriverRead.read(scan, row -> {
-        if (keep == null || keep.eval(row)) {
-          out.add(project.apply(row).copy());
-        }
-        return out.size() < limit;
-      });
-    }
-    longMetric("numOutputRows").add(out.size());
+    return new Reading(condition.isDefined() ? bind(condition.get(), input) : null, exprs);
+  }
+
+  /** At most {@code limit} rows of the result, read now, on the driver. */
+  private InternalRow[] readOnDriver(int limit) {
+    List<InternalRow> out = reading().read(scan.createReaderFactory(), scan.planInputPartitions(), limit);
+    SQLMetric numOutputRows = longMetric("numOutputRows");
+    numOutputRows.set(out.size());
+    // no task reports it: post it as the driver's own update, or the UI never shows it
+    SQLMetrics.postDriverMetricUpdates(sparkContext(),
+        sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY()),
+        CollectionConverters.asScala(List.of(numOutputRows)).toSeq());
     return out.toArray(new InternalRow[0]);
+  }
+
+  /** Reads rows through a filter and a projection (bound expressions: it travels to tasks too). */
+  private record Reading(Expression condition, List<Expression> projection) implements Serializable {
+    /** At most {@code limit} projected rows (copies) of {@code partitions} that the condition keeps. */
+    List<InternalRow> read(PartitionReaderFactory factory, InputPartition[] partitions, int limit) {
+      BasePredicate keep = condition != null ? Predicate.createInterpreted(condition) : null;
+      if (keep != null) {
+        keep.initialize(0);
+      }
+      UnsafeProjection project = InterpretedUnsafeProjection.createProjection(
+          CollectionConverters.asScala(projection).toList());
+      project.initialize(0);
+      List<InternalRow> out = new ArrayList<>();
+      if (limit > 0) {
+        DriverRead.read(factory, partitions, row -> {
+          if (keep == null || keep.eval(row)) {
+            out.add(project.apply(row).copy());
+          }
+          return out.size() < limit;
+        });
+      }
+      return out;
+    }
+  }
+
+  /** The one task of {@link #doExecute}. */
+  private record TaskRead(Reading reading, PartitionReaderFactory factory, InputPartition[] partitions,
+      SQLMetric numOutputRows) implements FlatMapFunction<java.util.Iterator<Integer>, InternalRow> {
+    @Override
+    public java.util.Iterator<InternalRow> call(java.util.Iterator<Integer> ignored) {
+      List<InternalRow> rows = reading.read(factory, partitions, Integer.MAX_VALUE);
+      numOutputRows.add(rows.size());
+      return rows.iterator();
+    }
   }
 
   /** {@code e} with each attribute of {@code input} replaced by its ordinal in the rows read. */
@@ -197,6 +239,23 @@ public final class FloeLocalReadExec extends SparkPlan {
         return otherwise.apply(x);
       }
     });
+  }
+
+  /**
+   * Equal when planned from the same scan with the same filter, projection and attributes: Spark
+   * compares plans (and their canonical forms) to reuse exchanges and broadcasts, and dynamic
+   * partition pruning needs the build side it plans again to equal the join's.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FloeLocalReadExec other && scan == other.scan && output.equals(other.output)
+        && scanOutput.equals(other.scanOutput) && condition.equals(other.condition)
+        && projectList.equals(other.projectList);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(System.identityHashCode(scan), output, scanOutput, condition, projectList);
   }
 
   @Override

@@ -10,8 +10,8 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Reads the planned partitions of a {@link FloeScan} in the calling (driver) thread, one after the
- * other, with the reader factory the scan gives Spark's tasks: the same files, the same deletes
+ * Reads the planned partitions of a {@link FloeScan} in the calling thread (the driver's, or one
+ * task's), one after the other, with the reader factory the scan gives Spark's tasks: the same files, the same deletes
  * applied, the same row-group and page skipping, the same metadata columns. For scans small enough
  * that a Spark job would spend more time being scheduled than reading (see the planner strategy
  * {@code FloeLocalReadStrategy}).
@@ -28,8 +28,14 @@ public final class DriverRead {
 
   /** Feeds every row of {@code scan} (in its {@code readSchema()}) to {@code sink}, until it says stop. */
   public static void read(FloeScan scan, RowSink sink) {
-    InputPartition[] partitions = scan.planInputPartitions();
-    PartitionReaderFactory factory = scan.createReaderFactory();
+    read(scan.createReaderFactory(), scan.planInputPartitions(), sink);
+  }
+
+  /**
+   * Feeds every row of {@code partitions}, read with {@code factory} (a scan's, as its tasks get
+   * them), to {@code sink}, until it says stop.
+   */
+  public static void read(PartitionReaderFactory factory, InputPartition[] partitions, RowSink sink) {
     try {
       for (InputPartition partition : partitions) {
         boolean more = factory.supportColumnarReads(partition)
