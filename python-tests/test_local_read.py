@@ -225,3 +225,23 @@ def test_a_small_dimension_read_on_the_driver_still_prunes_the_fact_at_runtime(
     assert "FloeLocalRead" in plan and "dynamicpruningexpression(true)" not in plan, plan
     assert "dynamicpruningexpression" in plan, plan
     assert metrics["runtimeSkippedDataFiles"] == 6 and metrics["resultDataFiles"] == 2, metrics
+
+
+def test_odd_table_and_column_names(spark: SparkSession, namespace: str) -> None:
+    """Columns are bound by Spark's attribute ids, never by name: spaces, dots, backticks and
+    Unicode in table and column names read as the job reads them."""
+    table = f"floe.{namespace}.`odd tåble.x`"
+    spark.sql(
+        f"CREATE TABLE {table} (`a b` BIGINT, `x.y` STRING, `日付` DATE, `tick``s` INT) "
+        "USING floe PARTITIONED BY (`日付`)"
+    )
+    spark.sql(
+        f"INSERT INTO {table} SELECT id, concat('v', id), date_add(DATE '2024-01-01', "
+        "CAST(id % 3 AS INT)), CAST(id AS INT) * 2 FROM range(200)"
+    )
+    rows = assert_local_and_equal(
+        spark,
+        f"SELECT `a b`, upper(`x.y`), `日付`, `tick``s` FROM {table} "
+        "WHERE `日付` = DATE '2024-01-02' AND `a b` < 20 AND `x.y` LIKE 'v1%'",
+    )
+    assert sorted(r[0] for r in rows) == [1, 10, 13, 16, 19]
