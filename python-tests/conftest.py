@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from class_data_sharing import C1_ONLY
 
 if TYPE_CHECKING:
     from iceberg_runtime import IcebergRuntime
@@ -21,7 +22,9 @@ CATALOG = "floe"
 ICEBERG_CATALOG = "iceberg"
 # Pinned so that results do not depend on the machine: UTC, en_US.
 # Test hooks (ScanReports, CommitGate) work only in a JVM started with floe.test-hooks.
-JVM_OPTIONS = "-Duser.timezone=UTC -Duser.language=en -Duser.country=US -Dfloe.test-hooks=true"
+# C1 only, as in the workers: the tests' JVMs run short jobs (class_data_sharing.C1_ONLY).
+JVM_OPTIONS = f"{C1_ONLY} -Duser.timezone=UTC -Duser.language=en -Duser.country=US"
+JVM_OPTIONS += " -Dfloe.test-hooks=true"
 
 _names = itertools.count()
 

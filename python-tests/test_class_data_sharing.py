@@ -32,7 +32,8 @@ def required_options() -> str:
     if class_data_sharing.turned_off():
         pytest.skip("FLOE_TEST_CDS turns the archive off")  # CI leaves it on
     options = class_data_sharing.worker_java_options()
-    assert options, f"the archive could not be built: see {class_data_sharing.cds_folder()}/*.log"
+    folder = class_data_sharing.cds_folder()
+    assert "-XX:SharedArchiveFile" in options, f"the archive could not be built: see {folder}/*.log"
     required = options.replace("-Xshare:auto", "-Xshare:on")
     assert required != options
     return required

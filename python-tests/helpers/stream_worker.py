@@ -49,7 +49,7 @@ def main(argv: list[str]) -> int:
             "spark.ui.enabled": "false",
             "spark.sql.shuffle.partitions": "1",
             "spark.sql.session.timeZone": "UTC",
-            "spark.driver.extraJavaOptions": "-Dfloe.test-hooks=true -XX:TieredStopAtLevel=1 "
+            "spark.driver.extraJavaOptions": "-Dfloe.test-hooks=true "
             + os.environ.get(CDS_ENV, ""),
             "spark.sql.streaming.ui.enabled": "false",
             # keep every batch's checkpoint files: the test reads the commit log
