@@ -164,5 +164,5 @@ def with_archive(conf: dict[str, str]) -> dict[str, str]:
 
 
 if __name__ == "__main__":
-    # scripts/test.sh builds the archive here while JUnit runs, before pytest needs it
+    # scripts/test.sh builds the archive here beside pytest; the first test that needs it waits
     print(worker_java_options() or "no class-data-sharing archive", flush=True)

@@ -22,24 +22,39 @@ source scripts/lib.sh
 [ -x "$FLOE_PY" ] || { echo "No $FLOE_VENV here: run bash scripts/setup.sh first" >&2; exit 1; }
 build_and_install_floe
 
-# Three jobs at once, as none of them fills both cores: JUnit; ruff and mypy; the training run of
-# the tests' class-data-sharing archive (python-tests/class_data_sharing.py). The other two's output
-# follows JUnit's. The archive only makes the tests' worker JVMs start faster: pytest builds it
-# itself when it is missing, and runs without it if it cannot be built.
+# pytest runs in the foreground while three jobs run beside it: JUnit; ruff and mypy; the training
+# run of the tests' class-data-sharing archive (python-tests/class_data_sharing.py). pytest keeps
+# about 1.5 of the two cores busy (Spark jobs, worker JVMs, waits on servers), so the three fit
+# mostly into the rest instead of running first. Their output follows pytest's. The archive only
+# makes the tests' worker JVMs start faster: the first test that needs it waits for this build
+# (a file lock), and workers start without it if it cannot be built.
+junit_log="$(mktemp)"
 lint_log="$(mktemp)"
 cds_log="$(mktemp)"
-trap 'rm -f "$lint_log" "$cds_log"' EXIT
-log "gradle test (JUnit), with ruff, mypy --strict and the tests' CDS archive in the background"
+trap 'rm -f "$junit_log" "$lint_log" "$cds_log"' EXIT
+log "pytest python-tests (with sql-tests golden files: session, JDBC and Spark Connect), with"
+log "gradle test (JUnit), ruff, mypy --strict and the tests' CDS archive in the background"
 (cd python-tests && "$FLOE_PY" class_data_sharing.py) > "$cds_log" 2>&1 &
 cds_pid=$!
+FLOE_PYTHON="$FLOE_PY" gradle -q test > "$junit_log" 2>&1 &
+junit_pid=$!
 (
   "$FLOE_PY" -m ruff check . &&
     "$FLOE_PY" -m mypy --strict --config-file pyspark-shim/pyproject.toml \
       pyspark-shim/floe python-tests sql-tests/run.py bench
 ) > "$lint_log" 2>&1 &
 lint_pid=$!
+
+status=0
+"$FLOE_PY" -m pytest python-tests -q --durations=25 ${pytest_args[@]+"${pytest_args[@]}"} || status=$?
+if [ "$status" -eq 5 ]; then
+  echo "pytest collected no tests: that is a failure" >&2
+fi
+
 junit=0
-FLOE_PYTHON="$FLOE_PY" gradle -q test || junit=$?
+wait "$junit_pid" || junit=$?
+log "gradle test (JUnit)"
+cat "$junit_log"
 lint=0
 wait "$lint_pid" || lint=$?
 log "ruff, mypy --strict"
@@ -50,13 +65,6 @@ log "the tests' CDS archive"
 cat "$cds_log"
 if [ "$junit" -ne 0 ] || [ "$lint" -ne 0 ] || [ "$cds" -ne 0 ]; then
   echo "JUnit exited with $junit, the linters with $lint, the CDS archive's build with $cds" >&2
-  exit 1
-fi
-
-log "pytest python-tests (with sql-tests golden files: session, JDBC and Spark Connect)"
-status=0
-"$FLOE_PY" -m pytest python-tests -q --durations=25 ${pytest_args[@]+"${pytest_args[@]}"} || status=$?
-if [ "$status" -eq 5 ]; then
-  echo "pytest collected no tests: that is a failure" >&2
+  [ "$status" -ne 0 ] || status=1
 fi
 exit "$status"
