@@ -44,10 +44,10 @@ TRAINING_TIMEOUT_S = 300
 QUIET = "-Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
 #: The tests' JVMs (the session's and the workers') compile with C1 only: their runs are short, and
 #: C2's compiler threads spent more of the two cores than its faster code gave back. Measured on
-#: this project's machine: 12 test modules took 389 s with C2 and 326 s without. C1 alone gets a
-#: 48 MB code cache instead of 240 MB; Spark's generated classes filled that in a 40-minute
-#: Thrift server ("Out of space in CodeCache for adapters" stopped its SparkContext), so the
-#: cache keeps the tiered size.
+#: this project's machine: 12 light test modules took 389 s with C2 and 326 s without (6
+#: compute-heavy ones: no difference). C1 alone gets a 48 MB code cache instead of 240 MB; Spark's
+#: generated classes filled that in the JDBC golden run's Thrift server ("Out of space in
+#: CodeCache for adapters" stopped its SparkContext), so the cache keeps the tiered size.
 C1_ONLY = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m"
 
 
@@ -168,4 +168,5 @@ def with_archive(conf: dict[str, str]) -> dict[str, str]:
 
 if __name__ == "__main__":
     # scripts/test.sh builds the archive here beside pytest; the first test that needs it waits
-    print(worker_java_options() or "no class-data-sharing archive", flush=True)
+    options = worker_java_options()
+    print(options if "-XX:SharedArchiveFile" in options else "no class-data-sharing archive")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command: all tests. Rebuilds and reinstalls Floe from the checkout first
-# (cheap when nothing changed), then runs JUnit, the linters, and pytest, which includes the SQL
-# golden files through a Spark session, the Thrift JDBC server and Spark Connect. Non-zero on failure.
+# (cheap when nothing changed), then runs pytest, which includes the SQL golden files through a
+# Spark session, the Thrift JDBC server and Spark Connect, with JUnit and the linters beside it.
+# Non-zero on failure.
 #   --full   run the stress tests at the scale their goals name (FLOE_TEST_SCALE=full: R1's 2,000
 #            commits, 20 stream kills, 500 hostile names, 200 commits on S3 and HDFS); about 10
 #            minutes more. Without it they run smaller counts of the same races (CI's setting).
@@ -31,7 +32,8 @@ build_and_install_floe
 junit_log="$(mktemp)"
 lint_log="$(mktemp)"
 cds_log="$(mktemp)"
-trap 'rm -f "$junit_log" "$lint_log" "$cds_log"' EXIT
+# an interrupted run stops the background jobs too (after a normal run they have ended)
+trap 'kill $(jobs -p) 2>/dev/null; rm -f "$junit_log" "$lint_log" "$cds_log"' EXIT
 log "pytest python-tests (with sql-tests golden files: session, JDBC and Spark Connect), with"
 log "gradle test (JUnit), ruff, mypy --strict and the tests' CDS archive in the background"
 (cd python-tests && "$FLOE_PY" class_data_sharing.py) > "$cds_log" 2>&1 &
