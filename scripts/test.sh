@@ -33,7 +33,7 @@ junit_log="$(mktemp)"
 lint_log="$(mktemp)"
 cds_log="$(mktemp)"
 # an interrupted run stops the background jobs too (after a normal run they have ended)
-trap 'kill $(jobs -p) 2>/dev/null; rm -f "$junit_log" "$lint_log" "$cds_log"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -f "$junit_log" "$lint_log" "$cds_log"' EXIT
 log "pytest python-tests (with sql-tests golden files: session, JDBC and Spark Connect), with"
 log "gradle test (JUnit), ruff, mypy --strict and the tests' CDS archive in the background"
 (cd python-tests && "$FLOE_PY" class_data_sharing.py) > "$cds_log" 2>&1 &
