@@ -19,6 +19,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 
 import jfr_profile  # noqa: E402
+import planning_tables  # noqa: E402
 import suite  # noqa: E402
 import suite_report  # noqa: E402
 from suite_api import Case, Workload, answer_digest, goal_met  # noqa: E402
@@ -304,3 +305,22 @@ def test_w10_needles_are_ids_of_d2(spark: SparkSession) -> None:
     miss = int(text["b miss"].rsplit("= ", 1)[1])
     many = {int(v) for v in text["c in 100"].split("IN (")[1].rstrip(")").split(", ")}
     assert needle in ids and miss not in ids and many <= ids and len(many) == 100
+
+
+def test_plan_seconds_counts_a_driver_read_and_a_job_scan(
+    spark: SparkSession, namespace: str
+) -> None:
+    """W3 times planning up to the scan's input partitions: a small scan that Floe reads on the
+    driver (FloeLocalRead, no BatchScanExec) must be planned and counted like a job's scan."""
+    table = f"floe.{namespace}.t"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, p INT) USING floe PARTITIONED BY (p)")
+    spark.sql(f"INSERT INTO {table} VALUES (1, 0), (2, 1), (3, 1)")
+    sql = f"SELECT count(*), sum(id) FROM {table} WHERE p = 1"
+    try:
+        for local_max_rows, node in (("100000", "FloeLocalRead"), ("0", "BatchScan")):
+            spark.conf.set("spark.floe.read.local-max-rows", local_max_rows)
+            assert node in spark.sql(sql)._jdf.queryExecution().executedPlan().toString()
+            seconds, partitions = planning_tables.plan_seconds(spark, sql)
+            assert seconds > 0 and partitions == 1, (node, partitions)
+    finally:
+        spark.conf.unset("spark.floe.read.local-max-rows")
