@@ -239,6 +239,13 @@ class Context:
 
         return self.case(name, self.time(query), answer=answer, **extra)
 
+    def jobs_run(self, sql: str) -> int:
+        """How many Spark jobs one run of ``sql`` (collected) starts in this session; untimed."""
+        tracker = self.spark.sparkContext.statusTracker()
+        before = set(tracker.getJobIdsForGroup(None))
+        self.spark.sql(sql).collect()
+        return len(set(tracker.getJobIdsForGroup(None)) - before)
+
     def case(self, name: str, seconds: Sequence[float], **extra: Any) -> Case:
         """A :class:`Case` of this engine. ``extra`` keys ``bytes_written``, ``files_written``,
         ``files_read``, ``answer`` and ``repeated`` fill those fields; any other key goes to
