@@ -43,7 +43,13 @@ def write_report(
     return path
 
 
-def only_scan_node(plan: Any, kinds: tuple[str, ...] = ("BatchScanExec",)) -> Any:
+#: Physical scan nodes: Spark's DSv2 scan, and Floe's read on the driver (``FloeLocalReadExec``,
+#: for scans under its local-read limits: its second product element is its ``FloeScan``, and it
+#: carries the same scan metrics, ``resultDataFiles`` and the others).
+SCAN_NODES = ("BatchScanExec", "FloeLocalReadExec")
+
+
+def only_scan_node(plan: Any, kinds: tuple[str, ...] = SCAN_NODES) -> Any:
     """The one scan node of a physical plan (a JVM ``SparkPlan``) whose class is among ``kinds``,
     looking through adaptive execution's wrappers; exits when there is not exactly one."""
     found: list[Any] = []

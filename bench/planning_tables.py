@@ -92,19 +92,13 @@ def build_table(
     }
 
 
-#: Physical scan nodes whose input partitions :func:`plan_seconds` counts: Spark's DSv2 scan, and
-#: Floe's read on the driver (``FloeLocalReadExec``, for scans under its local-read limits), whose
-#: second product element is its ``FloeScan``.
-SCAN_NODES = ("BatchScanExec", "FloeLocalReadExec")
-
-
 def plan_seconds(spark: SparkSession, sql: str) -> tuple[float, int]:
     """Seconds from the SQL text to the scan's input partitions, and how many there are."""
     from bench_session import only_scan_node
 
     started = time.perf_counter()
     df = spark.sql(sql)
-    scan = only_scan_node(df._jdf.queryExecution().executedPlan(), SCAN_NODES)
+    scan = only_scan_node(df._jdf.queryExecution().executedPlan())
     if scan.getClass().getSimpleName() == "FloeLocalReadExec":
         partitions = len(scan.productElement(1).planInputPartitions())
     else:

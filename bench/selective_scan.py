@@ -134,6 +134,7 @@ def scan_metrics(df: DataFrame) -> dict[str, int]:
     """Files and bytes read by the (single) table scan of ``df``'s executed plan."""
     names = {
         "BatchScanExec": (("resultDataFiles",), ("resultDataBytes", "totalDataFileSize")),
+        "FloeLocalReadExec": (("resultDataFiles",), ("resultDataBytes",)),
         "FileSourceScanExec": (("numFiles",), ("filesSize",)),
     }
     node = only_scan_node(df._jdf.queryExecution().executedPlan(), tuple(names))

@@ -195,7 +195,11 @@ def scan_metrics(df: DataFrame, table: str) -> dict[str, int]:
         if name.endswith("QueryStageExec"):
             walk(node.plan())
             return
-        if name == "BatchScanExec" and node.table().name() == table:
+        # a job's scan, or Floe's read on the driver (its second product element is the FloeScan)
+        if (name == "BatchScanExec" and node.table().name() == table) or (
+            name == "FloeLocalReadExec"
+            and node.productElement(1).description().startswith(f"FloeScan {table} ")
+        ):
             metrics = node.metrics()
             keys = metrics.keys().iterator()
             values: dict[str, int] = {}

@@ -82,6 +82,27 @@ def test_a_lookup_runs_without_a_job_and_explain_names_the_scan(
     assert "read on the driver" in explain, explain
 
 
+def test_the_scan_metrics_are_those_of_the_job(spark: SparkSession, table: str) -> None:
+    """Files and manifests planned, skipped and read show on FloeLocalRead as on a BatchScan."""
+    query = f"SELECT id FROM {table} WHERE p = 'p1' AND id < 40"
+    planning = ("totalManifests", "scannedManifests", "resultDataFiles", "skippedDataFiles",
+                "resultDataBytes")  # fmt: skip
+    local = spark.sql(query)
+    rows = local.collect()
+    by_driver = scan_metrics(local, table)
+    assert "FloeLocalRead" in local._jdf.queryExecution().executedPlan().toString()
+    spark.conf.set(LOCAL_READ_ROWS, "0")
+    try:
+        job = spark.sql(query)
+        assert sorted(job.collect()) == sorted(rows)
+        by_job = scan_metrics(job, table)
+    finally:
+        spark.conf.unset(LOCAL_READ_ROWS)
+    assert {k: by_driver[k] for k in planning} == {k: by_job[k] for k in planning}, by_driver
+    assert by_driver["resultDataFiles"] == 1 and by_driver["skippedDataFiles"] == 2, by_driver
+    assert by_driver["resultDataBytes"] > 0 and by_driver["numOutputRows"] == len(rows) == 13
+
+
 @pytest.mark.parametrize(
     "query",
     [

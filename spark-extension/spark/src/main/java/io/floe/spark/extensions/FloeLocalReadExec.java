@@ -22,6 +22,8 @@ import org.apache.spark.sql.catalyst.expressions.Predicate;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
 import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.execution.SQLExecution;
@@ -94,13 +96,43 @@ public final class FloeLocalReadExec extends SparkPlan {
     return SinglePartition$.MODULE$;
   }
 
+  /**
+   * {@code numOutputRows}, and the scan's planning metrics (manifests and data files scanned and
+   * skipped, bytes to read: {@code FloeScanMetrics}) under the same names as on a job's
+   * {@code BatchScan}, so the SQL UI and the executed plan show them whichever way the scan is read.
+   */
   @Override
   public Map<String, SQLMetric> metrics() {
     if (metrics == null) {
-      metrics = CollectionConverters.asScala(java.util.Map.of("numOutputRows",
-          SQLMetrics.createMetric(sparkContext(), "number of output rows"))).toMap(scala.$less$colon$less$.MODULE$.refl());
+      java.util.Map<String, SQLMetric> all = new java.util.LinkedHashMap<>();
+      all.put("numOutputRows", SQLMetrics.createMetric(sparkContext(), "number of output rows"));
+      if (scan != null) { // null in a copy deserialized in a task, which reports no metric
+        for (CustomMetric metric : scan.supportedCustomMetrics()) {
+          all.put(metric.name(), SQLMetrics.createV2CustomMetric(sparkContext(), metric));
+        }
+      }
+      metrics = CollectionConverters.asScala(all).toMap(scala.$less$colon$less$.MODULE$.refl());
     }
     return metrics;
+  }
+
+  /**
+   * Sets the scan's planning metrics from {@code FloeScan.reportDriverMetrics} (its input
+   * partitions are planned by now) and posts them, with {@code more}, as the driver's own updates:
+   * no task reports them, and the UI shows only what is posted.
+   */
+  private void postDriverMetrics(List<SQLMetric> more) {
+    List<SQLMetric> posted = new ArrayList<>(more);
+    for (CustomTaskMetric value : scan.reportDriverMetrics()) {
+      Option<SQLMetric> metric = metrics().get(value.name());
+      if (metric.isDefined()) {
+        metric.get().set(value.value());
+        posted.add(metric.get());
+      }
+    }
+    SQLMetrics.postDriverMetricUpdates(sparkContext(),
+        sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY()),
+        CollectionConverters.asScala(posted).toSeq());
   }
 
   @Override
@@ -118,6 +150,7 @@ public final class FloeLocalReadExec extends SparkPlan {
   public RDD<InternalRow> doExecute() {
     TaskRead read = new TaskRead(reading(), scan.createReaderFactory(), scan.planInputPartitions(),
         longMetric("numOutputRows"));
+    postDriverMetrics(List.of());
     return JavaSparkContext.fromSparkContext(sparkContext()).parallelize(List.of(0), 1).mapPartitions(read).rdd();
   }
 
@@ -174,10 +207,7 @@ public final class FloeLocalReadExec extends SparkPlan {
     List<InternalRow> out = reading().read(scan.createReaderFactory(), scan.planInputPartitions(), limit);
     SQLMetric numOutputRows = longMetric("numOutputRows");
     numOutputRows.set(out.size());
-    // no task reports it: post it as the driver's own update, or the UI never shows it
-    SQLMetrics.postDriverMetricUpdates(sparkContext(),
-        sparkContext().getLocalProperty(SQLExecution.EXECUTION_ID_KEY()),
-        CollectionConverters.asScala(List.of(numOutputRows)).toSeq());
+    postDriverMetrics(List.of(numOutputRows));
     return out.toArray(new InternalRow[0]);
   }
 
