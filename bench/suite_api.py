@@ -240,11 +240,16 @@ class Context:
         return self.case(name, self.time(query), answer=answer, **extra)
 
     def jobs_run(self, sql: str) -> int:
-        """How many Spark jobs one run of ``sql`` (collected) starts in this session; untimed."""
-        tracker = self.spark.sparkContext.statusTracker()
-        before = set(tracker.getJobIdsForGroup(None))
+        """How many Spark jobs one run of ``sql`` (collected) starts in this session; untimed. The
+        status tracker is fed asynchronously by Spark's listener bus: wait for it to deliver the
+        run's job events before counting (python-tests/conftest.py ``spark_jobs`` does the same)."""
+        context = self.spark.sparkContext
+        bus = context._jsc.sc().listenerBus()
+        bus.waitUntilEmpty()
+        before = set(context.statusTracker().getJobIdsForGroup(None))
         self.spark.sql(sql).collect()
-        return len(set(tracker.getJobIdsForGroup(None)) - before)
+        bus.waitUntilEmpty()
+        return len(set(context.statusTracker().getJobIdsForGroup(None)) - before)
 
     def case(self, name: str, seconds: Sequence[float], **extra: Any) -> Case:
         """A :class:`Case` of this engine. ``extra`` keys ``bytes_written``, ``files_written``,

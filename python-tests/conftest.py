@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 from class_data_sharing import C1_ONLY
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
     from s3_runtime import S3Jars
 
+T = TypeVar("T")
 CATALOG = "floe"
 ICEBERG_CATALOG = "iceberg"
 # Pinned so that results do not depend on the machine: UTC, en_US.
@@ -214,6 +215,23 @@ def scan_metrics(df: DataFrame, table: str) -> dict[str, int]:
     walk(df._jdf.queryExecution().executedPlan())
     assert len(found) == 1, f"expected one scan of {table}, found {len(found)}"
     return found[0]
+
+
+def spark_jobs(spark: SparkSession, run: Callable[[], T]) -> tuple[T, list[int]]:
+    """Calls ``run`` in a Spark job group of its own; returns its result and the ids of the Spark
+    jobs it started. Spark's status tracker is fed by its listener bus, asynchronously, so this
+    waits for the bus to deliver every event posted so far before counting: a job that ran could
+    otherwise be missed, and a "no job" assertion pass that should fail. Call ``spark.sql``
+    inside ``run``: a command (CALL, INSERT, ...) runs at ``spark.sql``, not at ``collect``."""
+    context = spark.sparkContext
+    group = unique_name("jobs")
+    context.setJobGroup(group, group)
+    try:
+        result = run()
+    finally:
+        context.setLocalProperty("spark.jobGroup.id", None)  # type: ignore[arg-type]
+    context._jsc.sc().listenerBus().waitUntilEmpty()
+    return result, list(context.statusTracker().getJobIdsForGroup(group))
 
 
 def unique_name(prefix: str) -> str:

@@ -9,38 +9,32 @@ Spark job runs) or a scan did (a BatchScan).
 from __future__ import annotations
 
 import datetime
-import itertools
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import spark_jobs
 
-# these tests look at the scan node of a Spark job (its metrics, partitioning, plan), which a
-# small scan read on the driver (FloeLocalRead) does not have
+# these tests look at the scan node of a Spark job (its partitioning, its plan), which a small
+# scan read on the driver (FloeLocalRead) does not have
 pytestmark = pytest.mark.usefixtures("job_scans")
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
+    from pyspark.sql import DataFrame, SparkSession
 
 SWITCH = "spark.sql.floe.aggregate-push-down.enabled"
-_groups = itertools.count()
 
 
 def _rows(spark: SparkSession, query: str) -> tuple[list[Any], str, str, int]:
     """The rows, optimized and physical plan, and the number of Spark jobs collecting them ran."""
-    group = f"aggregate-push-down-{next(_groups)}"
-    spark.sparkContext.setJobGroup(group, group)
-    try:
+
+    def collect() -> tuple[list[Any], DataFrame]:
         df = spark.sql(query)
-        rows = df.collect()
-        execution = df._jdf.queryExecution()
-        optimized, physical = (
-            execution.optimizedPlan().toString(),
-            execution.executedPlan().toString(),
-        )
-    finally:
-        spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)  # type: ignore[arg-type]
-    jobs = len(spark.sparkContext.statusTracker().getJobIdsForGroup(group))
-    return rows, optimized, physical, jobs
+        return df.collect(), df
+
+    (rows, df), jobs = spark_jobs(spark, collect)
+    execution = df._jdf.queryExecution()
+    optimized, physical = execution.optimizedPlan().toString(), execution.executedPlan().toString()
+    return rows, optimized, physical, len(jobs)
 
 
 def _scanned(spark: SparkSession, query: str) -> list[Any]:

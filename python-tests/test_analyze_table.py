@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import spark_jobs
 from pyspark.errors import AnalysisException, ParseException
 
 import floe
@@ -275,15 +276,9 @@ def test_incremental_after_append_reads_only_the_new_files(
     _check_estimates(spark, table, metadata, entry, list(COLUMNS))
 
 
-def _call_jobs(spark: SparkSession, call: str, group: str) -> list[int]:
+def _call_jobs(spark: SparkSession, call: str) -> list[int]:
     """Runs ``call``; returns the ids of the Spark jobs it started."""
-    context = spark.sparkContext
-    context.setJobGroup(group, group)
-    try:
-        spark.sql(call).collect()
-    finally:
-        context.setLocalProperty("spark.jobGroup.id", None)  # type: ignore[arg-type]
-    return list(context.statusTracker().getJobIdsForGroup(group))
+    return spark_jobs(spark, lambda: spark.sql(call).collect())[1]
 
 
 def test_incremental_after_a_small_append_runs_no_job_and_matches_a_full_run(
@@ -297,7 +292,7 @@ def test_incremental_after_a_small_append_runs_no_job_and_matches_a_full_run(
     _create(spark, table, rows=200_000)
     spark.sql(call).collect()
     _append(spark, table, 199_000, 201_000)  # half of it repeats values the sketches hold
-    assert _call_jobs(spark, call, f"{namespace}-local") == []
+    assert _call_jobs(spark, call) == []
     metadata = _metadata(warehouse, namespace)
     incremental = _estimates(
         _statistics(metadata, metadata["current-snapshot-id"])["statistics-path"]
@@ -320,7 +315,7 @@ def test_incremental_after_a_small_append_runs_no_job_and_matches_a_full_run(
     spark.conf.set("spark.floe.statistics.local-max-rows", "0")
     try:
         _append(spark, table, 300_000, 302_000)
-        assert _call_jobs(spark, call, f"{namespace}-job") != []
+        assert _call_jobs(spark, call) != []
     finally:
         spark.conf.unset("spark.floe.statistics.local-max-rows")
     metadata = _metadata(warehouse, namespace)
@@ -359,7 +354,7 @@ def test_incremental_local_sketch_is_bounded_by_file_bytes_too(
         spark.sql(f"INSERT INTO {table} {wide.format(100 * (k + 1), 100 * (k + 2))}")
         spark.conf.set(key, value)
         try:
-            assert (_call_jobs(spark, call, f"{namespace}-{k}") != []) == job, (key, value)
+            assert (_call_jobs(spark, call) != []) == job, (key, value)
         finally:
             spark.conf.unset(key)
     spark.sql(f"INSERT INTO {table} {wide.format(1000, 1010)}")

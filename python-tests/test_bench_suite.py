@@ -22,7 +22,7 @@ import jfr_profile  # noqa: E402
 import planning_tables  # noqa: E402
 import suite  # noqa: E402
 import suite_report  # noqa: E402
-from suite_api import Case, Workload, answer_digest, goal_met  # noqa: E402
+from suite_api import Case, Context, Workload, answer_digest, goal_met  # noqa: E402
 from workloads import REGISTRY, datasets, w06_delete, w08_delete_read  # noqa: E402
 from workloads.tpch_answers import digest, normalize  # noqa: E402
 from workloads.w10_index import queries  # noqa: E402
@@ -324,3 +324,16 @@ def test_plan_seconds_counts_a_driver_read_and_a_job_scan(
             assert seconds > 0 and partitions == 1, (node, partitions)
     finally:
         spark.conf.unset("spark.floe.read.local-max-rows")
+
+
+def test_w2_no_job_floor_runs_no_job_and_select_1_runs_one(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    """W2's floor of a local answer must start no Spark job (the workload refuses one that does);
+    ``SELECT 1`` starts one in Spark 4.1, which is why it is not that floor."""
+    from workloads.w02_selective import JOB_FLOOR, NO_JOB_FLOOR
+
+    ctx = Context("floe", spark, tmp_path, tmp_path, quick=True)
+    assert ctx.jobs_run(NO_JOB_FLOOR[1]) == 0
+    assert ctx.jobs_run("SELECT 1") == 1
+    assert ctx.jobs_run(JOB_FLOOR[1]) >= 1

@@ -10,11 +10,10 @@ columns, renamed and added columns, older snapshots.
 
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import LOCAL_READ_ROWS, scan_metrics
+from conftest import LOCAL_READ_ROWS, scan_metrics, spark_jobs
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -22,20 +21,17 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 LOCAL_READ_BYTES = "spark.floe.read.local-max-bytes"
-_groups = itertools.count()
 
 
 def _run(spark: SparkSession, query: str | Callable[[], DataFrame]) -> tuple[list[Any], str, int]:
     """The sorted rows of ``query``, its executed plan and the number of Spark jobs it ran."""
-    group = f"local-read-{next(_groups)}"
-    spark.sparkContext.setJobGroup(group, group)
-    try:
+
+    def collect() -> tuple[list[Any], DataFrame]:
         df = spark.sql(query) if isinstance(query, str) else query()
-        rows = sorted((tuple(r) for r in df.collect()), key=repr)
-        plan = df._jdf.queryExecution().executedPlan().toString()
-    finally:
-        spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)  # type: ignore[arg-type]
-    return rows, plan, len(spark.sparkContext.statusTracker().getJobIdsForGroup(group))
+        return sorted((tuple(r) for r in df.collect()), key=repr), df
+
+    (rows, df), jobs = spark_jobs(spark, collect)
+    return rows, df._jdf.queryExecution().executedPlan().toString(), len(jobs)
 
 
 def _with_jobs(spark: SparkSession, query: str) -> list[Any]:

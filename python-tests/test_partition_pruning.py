@@ -24,8 +24,8 @@ from conftest import scan_metrics, scan_report, unique_name
 
 from floe import inspect
 
-# these tests look at the scan node of a Spark job (its metrics, partitioning, plan), which a
-# small scan read on the driver (FloeLocalRead) does not have
+# these tests look at the scan node of a Spark job (its partitioning, its plan), which a small
+# scan read on the driver (FloeLocalRead) does not have
 pytestmark = pytest.mark.usefixtures("job_scans")
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import unique_name
+from conftest import spark_jobs, unique_name
 
 # these tests look at the scan node of a Spark job (its metrics, partitioning, plan), which a
 # small scan read on the driver (FloeLocalRead) does not have
@@ -68,14 +68,7 @@ def without_report(spark: SparkSession, sql: str) -> list[Any]:
 
 
 def jobs_of(spark: SparkSession, sql: str) -> int:
-    sc = spark.sparkContext
-    group = unique_name("jobs")
-    sc.setJobGroup(group, "count the jobs of one query")
-    try:
-        spark.sql(sql).collect()
-    finally:
-        sc.setLocalProperty("spark.jobGroup.id", None)  # type: ignore[arg-type]
-    return len(sc.statusTracker().getJobIdsForGroup(group))
+    return len(spark_jobs(spark, lambda: spark.sql(sql).collect())[1])
 
 
 @pytest.mark.parametrize(
