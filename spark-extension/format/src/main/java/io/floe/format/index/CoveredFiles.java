@@ -16,7 +16,7 @@ import java.util.Map;
  */
 public final class CoveredFiles {
   private final List<String> paths;
-  private Map<String, Integer> ordinals;
+  private volatile Map<String, Integer> ordinals; // built on first use; readers may share the instance
 
   CoveredFiles(List<String> paths) {
     this.paths = List.copyOf(paths);
@@ -36,14 +36,15 @@ public final class CoveredFiles {
 
   /** The ordinal of {@code path}, or -1 when the segment does not cover it. */
   public int ordinal(String path) {
-    if (ordinals == null) {
-      Map<String, Integer> map = new HashMap<>(paths.size() * 2);
+    Map<String, Integer> map = ordinals;
+    if (map == null) {
+      map = new HashMap<>(paths.size() * 2);
       for (int i = 0; i < paths.size(); i++) {
         map.put(paths.get(i), i);
       }
       ordinals = map;
     }
-    return ordinals.getOrDefault(path, -1);
+    return map.getOrDefault(path, -1);
   }
 
   public boolean covers(String path) {

@@ -3,6 +3,7 @@ package io.floe.format.index;
 import io.floe.format.io.FileIO;
 import io.floe.format.io.InputFile;
 import io.floe.format.metadata.TableProperties;
+import io.floe.format.util.WeightedCache;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -10,6 +11,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Reads a table's current index list (named by the {@code floe.indexes} table property) and writes
@@ -17,6 +19,18 @@ import java.util.Map;
  * that sets the property to it publishes the change.
  */
 public final class IndexListFiles {
+  /** Estimated heap of a parsed index list: its definitions, plus each segment's path and counts. */
+  private static final long LIST_WEIGHT = 1024;
+  private static final long SEGMENT_WEIGHT = 512;
+
+  /**
+   * Index lists parsed for planning in this JVM, by location: a list is written once under a new
+   * name and never changed, so the next query of an unchanged table parses none. At most a
+   * two-hundred-fifty-sixth of the maximum heap; a list unused for a minute is dropped.
+   */
+  private static final WeightedCache<String, IndexList> SHARED = new WeightedCache<>(
+      Runtime.getRuntime().maxMemory() / 256, TimeUnit.SECONDS.toNanos(60), System::nanoTime);
+
   private IndexListFiles() {}
 
   /** The current index list file from the table's properties, or null when the table has no index. */
@@ -45,6 +59,19 @@ public final class IndexListFiles {
     } catch (IllegalArgumentException e) {
       throw IndexErrors.unreadableIndexList(table, location, e.getMessage(), e);
     }
+  }
+
+  /**
+   * As {@link #read}, but a list this JVM already parsed for planning is returned without reading it
+   * again. For query planning only: commits and maintenance read the file itself.
+   */
+  public static IndexList readShared(FileIO io, String table, Map<String, String> tableProperties) {
+    String location = currentLocation(tableProperties);
+    if (location == null) {
+      return IndexList.empty();
+    }
+    return SHARED.get(location, () -> read(io, table, tableProperties),
+        list -> LIST_WEIGHT + SEGMENT_WEIGHT * list.segmentPaths().size());
   }
 
   /** Writes {@code list} to a new file under the table's hidden index folder and returns its location. */

@@ -34,6 +34,15 @@ public final class IndexPlanner {
       return (index, segment, keyType) -> IndexSegmentReader.open(table, index, segment, keyType,
           io.newInputFile(segment.path()));
     }
+
+    /**
+     * As {@link #using}, sharing each segment's footer, directory and file list with the readers of
+     * earlier scans in this JVM (for query planning; see {@link IndexSegmentReader#openShared}).
+     */
+    static SegmentOpener shared(FileIO io, String table) {
+      return (index, segment, keyType) -> IndexSegmentReader.openShared(table, index, segment, keyType,
+          io.newInputFile(segment.path()));
+    }
   }
 
   /** How one index served a scan: segments read, files covered among the tasks, and files it pruned. */

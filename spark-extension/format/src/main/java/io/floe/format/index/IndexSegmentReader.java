@@ -21,7 +21,10 @@ import org.roaringbitmap.RoaringBitmap;
 /**
  * Reads one segment lazily: the Puffin footer when first needed, then the directory and the files
  * blob, then only the pages a lookup needs (the last few are kept, and decoded pages are shared by
- * all readers of the JVM, see {@code SHARED_PAGES}). Not thread-safe; open one per thread. Every failure is an {@link IndexException} naming the table, the index and the file.
+ * all readers of the JVM, see {@code SHARED_PAGES}). A reader opened with {@link #openShared} also
+ * takes the footer, directory and files blob from the JVM's readers of the same segment file
+ * ({@code SHARED_HEADS}), so that planning an unchanged table's next query reads only the pages it
+ * has not decoded yet. Not thread-safe; open one per thread. Every failure is an {@link IndexException} naming the table, the index and the file.
  * <pre>
  *   IndexSegmentReader reader = IndexSegmentReader.open(table, index, segment, keyType, io.newInputFile(path));
  *   MatchingFiles matches = reader.lookup(boundFilter);
@@ -47,11 +50,33 @@ public final class IndexSegmentReader {
   private static final WeightedCache<PageKey, IndexPage> SHARED_PAGES = new WeightedCache<>(
       Runtime.getRuntime().maxMemory() / 32, TimeUnit.SECONDS.toNanos(60), System::nanoTime);
 
+  /**
+   * The parts of a segment every lookup reads first: the footer's three blobs, the directory and the
+   * covered files, decoded and checked against the index list's entry for the segment.
+   */
+  private record Head(BlobMetadata filesBlob, BlobMetadata directoryBlob, BlobMetadata pagesBlob,
+      IndexDirectory directory, CoveredFiles files) {
+    /** Estimated heap: each path twice (string and ordinal map), each page's reference and keys. */
+    long weight() {
+      long paths = 0;
+      for (String path : files.paths()) {
+        paths += 2L * path.length() + 96;
+      }
+      return 1024 + paths + 256L * directory.pages().size();
+    }
+  }
+
+  /** Heads of segments opened with {@link #openShared} in this JVM, as {@code SHARED_PAGES}. */
+  private static final WeightedCache<PageKey, Head> SHARED_HEADS = new WeightedCache<>(
+      Runtime.getRuntime().maxMemory() / 64, TimeUnit.SECONDS.toNanos(60), System::nanoTime);
+
   private final String table;
   private final TableIndex index;
   private final IndexSegment segment;
   private final Type keyType;
+  private final InputFile file;
   private final PuffinReader puffin;
+  private final boolean sharedHead;
   private BlobMetadata filesBlob;
   private BlobMetadata directoryBlob;
   private BlobMetadata pagesBlob;
@@ -64,11 +89,14 @@ public final class IndexSegmentReader {
     }
   };
 
-  private IndexSegmentReader(String table, TableIndex index, IndexSegment segment, Type keyType, InputFile file) {
+  private IndexSegmentReader(String table, TableIndex index, IndexSegment segment, Type keyType, InputFile file,
+      boolean sharedHead) {
+    this.sharedHead = sharedHead;
     this.table = Objects.requireNonNull(table, "Table name is null");
     this.index = Objects.requireNonNull(index, "Index is null");
     this.segment = Objects.requireNonNull(segment, "Segment is null");
     this.keyType = Objects.requireNonNull(keyType, "Key type is null");
+    this.file = file;
     this.puffin = Puffin.read(file).withFileSize(segment.fileSizeInBytes()).build();
   }
 
@@ -78,7 +106,16 @@ public final class IndexSegmentReader {
    */
   public static IndexSegmentReader open(String table, TableIndex index, IndexSegment segment, Type keyType,
       InputFile file) {
-    return new IndexSegmentReader(table, index, segment, keyType, file);
+    return new IndexSegmentReader(table, index, segment, keyType, file, false);
+  }
+
+  /**
+   * As {@link #open}, sharing the segment's footer, directory and covered files with the other
+   * readers this JVM opened this way (for query planning: a segment file is never rewritten).
+   */
+  public static IndexSegmentReader openShared(String table, TableIndex index, IndexSegment segment, Type keyType,
+      InputFile file) {
+    return new IndexSegmentReader(table, index, segment, keyType, file, true);
   }
 
   public IndexSegment segment() {
@@ -91,6 +128,9 @@ public final class IndexSegmentReader {
 
   /** The data files this segment covers. */
   public CoveredFiles coveredFiles() {
+    if (files == null && sharedHead) {
+      adoptSharedHead();
+    }
     if (files == null) {
       byte[] bytes = read(() -> puffin.readBlob(blob(IndexBlobTypes.FILES)));
       files = guard(() -> CoveredFiles.fromBytes(bytes));
@@ -114,6 +154,9 @@ public final class IndexSegmentReader {
   }
 
   IndexDirectory directory() {
+    if (directory == null && sharedHead) {
+      adoptSharedHead();
+    }
     if (directory == null) {
       byte[] bytes = read(() -> puffin.readBlob(blob(IndexBlobTypes.DIRECTORY)));
       directory = guard(() -> IndexDirectory.fromBytes(bytes, keyType));
@@ -127,6 +170,23 @@ public final class IndexSegmentReader {
       }
     }
     return directory;
+  }
+
+  /** Takes the head of this segment from {@code SHARED_HEADS}, reading and checking it there first. */
+  private void adoptSharedHead() {
+    PageKey key = new PageKey(segment.path(), segment.fileSizeInBytes(), -1, index.type(), keyType.toString(),
+        segment.coveredFileCount());
+    Head head = SHARED_HEADS.get(key, () -> {
+      IndexSegmentReader own = open(table, index, segment, keyType, file);
+      CoveredFiles covered = own.coveredFiles();
+      IndexDirectory dir = own.directory();
+      return new Head(own.filesBlob, own.directoryBlob, own.pagesBlob, dir, covered);
+    }, Head::weight);
+    filesBlob = head.filesBlob();
+    directoryBlob = head.directoryBlob();
+    pagesBlob = head.pagesBlob();
+    directory = head.directory();
+    files = head.files();
   }
 
   int fileCount() {

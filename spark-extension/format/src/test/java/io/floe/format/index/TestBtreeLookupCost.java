@@ -80,6 +80,55 @@ public class TestBtreeLookupCost {
   }
 
   @Test
+  public void aSharedReaderOfAPlannedSegmentReadsNothing() {
+    IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 2, Types.LongType.get()).build();
+    for (int f = 0; f < 20; f++) {
+      List<Object> keys = new ArrayList<>();
+      for (long k = 0; k < 100; k++) {
+        keys.add(f * 1000 + k);
+      }
+      writer.add(FileValues.of("file:/data/f" + f + ".parquet", keys));
+    }
+    String where = IndexFixtures.location(temp.getRoot(), "planned.puffin");
+    IndexSegment segment = writer.write(IndexFixtures.IO.newOutputFile(where));
+    TableIndex index = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(segment).build();
+    int[] opens = new int[3];
+    for (int i = 0; i < 3; i++) {
+      IndexFixtures.CountingInputFile file = new IndexFixtures.CountingInputFile(IndexFixtures.IO.newInputFile(where));
+      IndexSegmentReader reader = i < 2
+          ? IndexSegmentReader.openShared("db.t", index, segment, Types.LongType.get(), file)
+          : IndexSegmentReader.open("db.t", index, segment, Types.LongType.get(), file);
+      MatchingFiles match = reader.lookup(Binder.bind(IndexFixtures.SCHEMA.asStruct(), Expressions.equal("l", 3042L)));
+      assertEquals(List.of("file:/data/f3.parquet"), match.paths());
+      opens[i] = file.opens.get();
+    }
+    assertTrue("the first shared reader reads the footer, directory, files blob and page: " + opens[0],
+        opens[0] >= 4);
+    assertEquals("the second shared reader finds all of them decoded", 0, opens[1]);
+    assertEquals("a reader that does not share reads the footer, directory and files blob again (not the page)",
+        opens[0] - 1, opens[2]);
+  }
+
+  @Test
+  public void aSharedReaderChecksTheSegmentAsAnyReader() {
+    IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 2, Types.LongType.get()).build();
+    writer.add(FileValues.of("file:/data/f0.parquet", List.of(1L, 2L)));
+    String where = IndexFixtures.location(temp.getRoot(), "checked.puffin");
+    IndexSegment segment = writer.write(IndexFixtures.IO.newOutputFile(where));
+    // the index list claims one more covered file than the segment holds
+    IndexSegment claimed = new IndexSegment(segment.path(), segment.fileSizeInBytes(), 2, segment.entryCount(),
+        segment.snapshotId(), segment.sequenceNumber());
+    TableIndex index = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(claimed).build();
+    for (int i = 0; i < 2; i++) {
+      IndexSegmentReader reader = IndexSegmentReader.openShared("db.t", index, claimed, Types.LongType.get(),
+          IndexFixtures.IO.newInputFile(where));
+      IndexException e = org.junit.Assert.assertThrows(IndexException.class,
+          () -> reader.lookup(Binder.bind(IndexFixtures.SCHEMA.asStruct(), Expressions.equal("l", 1L))));
+      assertTrue(e.getMessage(), e.getMessage().contains("by_l") && e.getMessage().contains(where));
+    }
+  }
+
+  @Test
   public void pointLookupCostDoesNotGrowWithKeys() {
     int small = opensForLookup(100, 100, 1);
     int large = opensForLookup(1000, 1000, 2);

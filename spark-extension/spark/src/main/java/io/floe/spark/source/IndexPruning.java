@@ -34,8 +34,9 @@ final class IndexPruning {
     }
     IndexPlanner.Result result;
     try {
-      IndexList indexes = IndexListFiles.read(table.ops().io(), table.name(), table.metadata().properties());
-      result = IndexPlanner.of(table.readSchema(), indexes, IndexPlanner.SegmentOpener.using(table.ops().io(),
+      // index lists and segment files are never rewritten: reuse what earlier scans decoded
+      IndexList indexes = IndexListFiles.readShared(table.ops().io(), table.name(), table.metadata().properties());
+      result = IndexPlanner.of(table.readSchema(), indexes, IndexPlanner.SegmentOpener.shared(table.ops().io(),
           table.name())).prune(planned.tasks(), filter);
     } catch (IndexException e) {
       LOG.warn("{}", e.getMessage());
