@@ -9,6 +9,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Gathers, while one data file is written, the distinct values and whether there is a null of each
@@ -17,39 +27,72 @@ import org.apache.spark.sql.catalyst.InternalRow;
  */
 final class FileValueCollector {
   /**
-   * What one file holds in one indexed column, as it travels to the driver: binary values as
-   * {@code byte[]}, since ByteBuffer is not serializable ({@link #javaValues} turns them back).
+   * What one file holds in one indexed column, as it travels to the driver: the values of an integral
+   * column as one {@code long[]} (Java serialization writes it as a block, where boxed values cost a
+   * header each), others as Floe's Java values with binary as {@code byte[]}, since ByteBuffer is not
+   * serializable ({@link #javaValues} turns them back).
    */
-  record Gathered(ArrayList<Object> values, boolean containsNull) implements Serializable {
+  record Gathered(long[] integral, boolean asInt, ArrayList<Object> others, boolean containsNull)
+      implements Serializable {
+    static Gathered ofIntegral(long[] values, boolean asInt, boolean containsNull) {
+      return new Gathered(values, asInt, null, containsNull);
+    }
+
+    static Gathered ofOthers(ArrayList<Object> values, boolean containsNull) {
+      return new Gathered(null, false, values, containsNull);
+    }
+
+    /** The values as they travel (integral ones boxed as Integer or Long, binary as byte[]). */
+    List<Object> values() {
+      if (integral == null) {
+        return others;
+      }
+      List<Object> out = new ArrayList<>(integral.length);
+      for (long v : integral) {
+        out.add(asInt ? (Object) (int) v : (Object) v);
+      }
+      return out;
+    }
+
     /** The values in Floe's Java representation (binary as ByteBuffer). */
     List<Object> javaValues() {
-      List<Object> out = new ArrayList<>(values.size());
-      values.forEach(v -> out.add(SparkValues.fromSerializable(v)));
+      if (integral != null) {
+        return values();
+      }
+      List<Object> out = new ArrayList<>(others.size());
+      others.forEach(v -> out.add(SparkValues.fromSerializable(v)));
       return out;
     }
   }
 
   private final IndexedColumns columns;
-  private final Map<Integer, Set<Object>> values = new HashMap<>();
-  private final Set<Integer> nulls = new HashSet<>();
+  /** Per column of {@link #columns}, its distinct values so far; null once given up. */
+  private final Distinct[] distinct;
+  private final boolean[] nulls;
 
   FileValueCollector(IndexedColumns columns) {
     this.columns = columns;
-    columns.columns().forEach(c -> values.put(c.fieldId(), new HashSet<>()));
+    this.distinct = new Distinct[columns.columns().size()];
+    this.nulls = new boolean[distinct.length];
+    for (int i = 0; i < distinct.length; i++) {
+      distinct[i] = Distinct.of(columns.columns().get(i).type());
+    }
   }
 
   void add(InternalRow row) {
-    for (IndexedColumns.Column column : columns.columns()) {
-      Set<Object> distinct = values.get(column.fieldId());
-      if (distinct == null) {
+    List<IndexedColumns.Column> list = columns.columns();
+    for (int i = 0; i < distinct.length; i++) {
+      Distinct values = distinct[i];
+      if (values == null) {
         continue; // given up
       }
-      Object value = column.value(row);
-      if (value == null) {
-        nulls.add(column.fieldId());
-      } else if (distinct.add(SparkValues.toJava(column.type(), value))
-          && distinct.size() > columns.maxDistinctValues()) {
-        values.remove(column.fieldId());
+      IndexedColumns.Column column = list.get(i);
+      InternalRow holder = column.holder(row);
+      int ordinal = column.ordinal();
+      if (holder == null || holder.isNullAt(ordinal)) {
+        nulls[i] = true;
+      } else if (values.add(holder, ordinal) && values.size() > columns.maxDistinctValues()) {
+        distinct[i] = null;
       }
     }
   }
@@ -57,11 +100,133 @@ final class FileValueCollector {
   /** Per field id the file's values; a column given up is absent. */
   Map<Integer, Gathered> gathered() {
     Map<Integer, Gathered> out = new HashMap<>();
-    values.forEach((id, distinct) -> {
-      ArrayList<Object> travelling = new ArrayList<>(distinct.size());
-      distinct.forEach(v -> travelling.add(SparkValues.toSerializable(v)));
-      out.put(id, new Gathered(travelling, nulls.contains(id)));
-    });
+    for (int i = 0; i < distinct.length; i++) {
+      if (distinct[i] != null) {
+        out.put(columns.columns().get(i).fieldId(), distinct[i].gathered(nulls[i]));
+      }
+    }
     return out;
+  }
+
+  /**
+   * One column's distinct non-null values, read from the row without converting each value: integral
+   * columns (int, bigint, date, timestamps, and the small ints) in an unboxed set, strings as
+   * Spark's UTF-8 strings (copied only when new, since a writer's rows reuse their buffers), other
+   * types as Floe's Java values.
+   */
+  private abstract static class Distinct {
+    static Distinct of(DataType type) {
+      if (type instanceof LongType || type instanceof TimestampType || type instanceof TimestampNTZType) {
+        return new Integral(false, InternalRow::getLong);
+      } else if (type instanceof IntegerType || type instanceof DateType) {
+        return new Integral(true, InternalRow::getInt);
+      } else if (type instanceof ShortType) {
+        return new Integral(true, InternalRow::getShort);
+      } else if (type instanceof ByteType) {
+        return new Integral(true, InternalRow::getByte);
+      } else if (type instanceof StringType) {
+        return new Strings();
+      }
+      return new Other(type);
+    }
+
+    /** Adds the non-null value at {@code ordinal} of {@code holder}; true when it is new. */
+    abstract boolean add(InternalRow holder, int ordinal);
+
+    abstract int size();
+
+    /** The values as they travel to the driver. */
+    abstract Gathered gathered(boolean containsNull);
+  }
+
+  private static final class Integral extends Distinct {
+    private final boolean asInt;
+    private final LongReader reader;
+    private final LongDistinctSet set = new LongDistinctSet();
+    private boolean any;
+    private long last;
+
+    Integral(boolean asInt, LongReader reader) {
+      this.asInt = asInt;
+      this.reader = reader;
+    }
+
+    @Override
+    boolean add(InternalRow holder, int ordinal) {
+      long value = reader.read(holder, ordinal);
+      if (any && value == last) {
+        return false; // rows sorted or clustered by the column repeat it: no hashing
+      }
+      any = true;
+      last = value;
+      return set.add(value);
+    }
+
+    @Override
+    int size() {
+      return set.size();
+    }
+
+    @Override
+    Gathered gathered(boolean containsNull) {
+      long[] values = new long[set.size()];
+      int[] next = {0};
+      set.forEach(v -> values[next[0]++] = v);
+      return Gathered.ofIntegral(values, asInt, containsNull);
+    }
+  }
+
+  /** Reads a column of an integral type as a long. */
+  @FunctionalInterface
+  private interface LongReader {
+    long read(InternalRow row, int ordinal);
+  }
+
+  private static final class Strings extends Distinct {
+    private final Set<UTF8String> set = new HashSet<>();
+
+    @Override
+    boolean add(InternalRow holder, int ordinal) {
+      UTF8String value = holder.getUTF8String(ordinal);
+      return !set.contains(value) && set.add(value.copy()); // copy(): clone() may share the bytes
+    }
+
+    @Override
+    int size() {
+      return set.size();
+    }
+
+    @Override
+    Gathered gathered(boolean containsNull) {
+      ArrayList<Object> out = new ArrayList<>(set.size());
+      set.forEach(v -> out.add(v.toString()));
+      return Gathered.ofOthers(out, containsNull);
+    }
+  }
+
+  private static final class Other extends Distinct {
+    private final DataType type;
+    private final Set<Object> set = new HashSet<>();
+
+    Other(DataType type) {
+      this.type = type;
+    }
+
+    @Override
+    boolean add(InternalRow holder, int ordinal) {
+      return set.add(SparkValues.toJava(type, holder.get(ordinal, type)));
+    }
+
+    @Override
+    int size() {
+      return set.size();
+    }
+
+    @Override
+    Gathered gathered(boolean containsNull) {
+      ArrayList<Object> out = new ArrayList<>(set.size());
+      set.forEach(v -> out.add(SparkValues.toSerializable(v)));
+      return Gathered.ofOthers(out, containsNull);
+    }
   }
 }

@@ -35,6 +35,13 @@ record IndexedColumns(List<Column> columns, int maxDistinctValues) implements Se
   record Column(int fieldId, int[] path, int[] structWidths, DataType type) implements Serializable {
     /** The column's Catalyst value in {@code row}; null when it or a struct holding it is null. */
     Object value(InternalRow row) {
+      InternalRow holder = holder(row);
+      int last = ordinal();
+      return holder == null || holder.isNullAt(last) ? null : holder.get(last, type);
+    }
+
+    /** The row or struct holding the column in {@code row} (at {@link #ordinal}); null when a struct on the way is null. */
+    InternalRow holder(InternalRow row) {
       InternalRow current = row;
       for (int level = 0; level < path.length - 1; level++) {
         if (current.isNullAt(path[level])) {
@@ -42,8 +49,12 @@ record IndexedColumns(List<Column> columns, int maxDistinctValues) implements Se
         }
         current = current.getStruct(path[level], structWidths[level]);
       }
-      int last = path[path.length - 1];
-      return current.isNullAt(last) ? null : current.get(last, type);
+      return current;
+    }
+
+    /** The column's position in its {@link #holder}. */
+    int ordinal() {
+      return path[path.length - 1];
     }
   }
 

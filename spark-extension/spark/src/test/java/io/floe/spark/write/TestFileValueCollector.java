@@ -67,4 +67,64 @@ public class TestFileValueCollector {
     assertTrue("travels as bytes: ByteBuffer is not serializable", gathered.get(5).values().get(0) instanceof byte[]);
     assertTrue(gathered.get(5).containsNull());
   }
+
+  @Test
+  public void stringsAreCopiedWhenGatheredSinceWritersReuseRowBuffers() {
+    FileValueCollector collector = new FileValueCollector(COLUMNS);
+    byte[] buffer = "ab".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    UTF8String view = UTF8String.fromBytes(buffer); // a view of the buffer, as in an UnsafeRow
+    collector.add(new GenericInternalRow(new Object[] {1L, view}));
+    buffer[0] = 'x'; // the writer's next row reuses the buffer: now "xb"
+    collector.add(new GenericInternalRow(new Object[] {1L, view}));
+    assertEquals(new HashSet<>(List.of("ab", "xb")), new HashSet<>(collector.gathered().get(9).values()));
+  }
+
+  @Test
+  public void integralTypesTravelAsTheirJavaValues() {
+    IndexedColumns typed = new IndexedColumns(List.of(
+        new IndexedColumns.Column(1, new int[] {0}, new int[0], DataTypes.DateType),
+        new IndexedColumns.Column(2, new int[] {1}, new int[0], DataTypes.ShortType),
+        new IndexedColumns.Column(3, new int[] {2}, new int[0], DataTypes.TimestampType)), 100);
+    FileValueCollector collector = new FileValueCollector(typed);
+    collector.add(new GenericInternalRow(new Object[] {19000, (short) -3, 0L}));
+    collector.add(new GenericInternalRow(new Object[] {19000, (short) 4, Long.MIN_VALUE}));
+    Map<Integer, FileValueCollector.Gathered> gathered = collector.gathered();
+    assertEquals(List.of(19000), gathered.get(1).values());
+    assertEquals(new HashSet<>(List.of(-3, 4)), new HashSet<>(gathered.get(2).values()));
+    assertEquals(new HashSet<>(List.of(0L, Long.MIN_VALUE)), new HashSet<>(gathered.get(3).values()));
+  }
+
+  @Test
+  public void theLongSetAgreesWithAHashSet() {
+    java.util.Random random = new java.util.Random(7);
+    LongDistinctSet set = new LongDistinctSet();
+    HashSet<Long> expected = new HashSet<>();
+    for (int i = 0; i < 200_000; i++) {
+      // small keys repeat often, large ones rarely; sequential keys, 0 and the extremes are included
+      long value = switch (i % 4) {
+        case 0 -> random.nextInt(1000) - 500;
+        case 1 -> random.nextLong();
+        case 2 -> i;
+        default -> i % 3 == 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+      };
+      assertEquals("add " + value, expected.add(value), set.add(value));
+    }
+    assertEquals(expected.size(), set.size());
+    HashSet<Long> seen = new HashSet<>();
+    set.forEach(v -> assertTrue("once: " + v, seen.add(v)));
+    assertEquals(expected, seen);
+  }
+
+  @Test
+  public void theLongSetKeepsValuesThatShareTheirLowBits() {
+    // multiples of 1024 all fall on the first slot of their block: they must still all be kept
+    LongDistinctSet set = new LongDistinctSet();
+    for (long i = -50_000; i < 50_000; i++) {
+      assertTrue(set.add(i * 1024));
+    }
+    for (long i = -50_000; i < 50_000; i++) {
+      assertFalse(set.add(i * 1024));
+    }
+    assertEquals(100_000, set.size());
+  }
 }
