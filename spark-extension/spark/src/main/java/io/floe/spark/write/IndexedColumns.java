@@ -33,13 +33,6 @@ record IndexedColumns(List<Column> columns, int maxDistinctValues) implements Se
    * struct in column 2), the field counts of the structs on the way, and its Spark type.
    */
   record Column(int fieldId, int[] path, int[] structWidths, DataType type) implements Serializable {
-    /** The column's Catalyst value in {@code row}; null when it or a struct holding it is null. */
-    Object value(InternalRow row) {
-      InternalRow holder = holder(row);
-      int last = ordinal();
-      return holder == null || holder.isNullAt(last) ? null : holder.get(last, type);
-    }
-
     /** The row or struct holding the column in {@code row} (at {@link #ordinal}); null when a struct on the way is null. */
     InternalRow holder(InternalRow row) {
       InternalRow current = row;

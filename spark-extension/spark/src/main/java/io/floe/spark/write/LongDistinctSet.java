@@ -9,7 +9,7 @@ import java.util.function.LongConsumer;
  * {@code Long.hashCode}, which made gathering cost as much as encoding the column. Not thread-safe.
  *
  * <p>Slots form blocks of eight (one 64-byte cache line). A value's block comes from a Fibonacci
- * hash of the value without its low three bits, its place in the block from those bits: values that
+ * hash of the value without its low three bits, its place in the block mostly from those bits: values that
  * differ only there (neighbours, as in data sorted or clustered by the column) share one cache line,
  * so a table larger than the CPU caches costs one miss per eight of them rather than one each.
  */
@@ -67,10 +67,15 @@ final class LongDistinctSet {
     }
   }
 
-  /** The first slot to probe for {@code value}: its block's start plus its low three bits. */
+  /**
+   * The first slot to probe for {@code value}: in the block the hash's top bits choose, its low three
+   * bits XOR three middle bits of the same hash. Values of one block still take distinct places, and
+   * values whose low bits are all equal (timestamps in whole seconds) do not all start at one place.
+   */
   private int slot(long value) {
-    int block = (int) (((value >>> BLOCK_BITS) * MIX) >>> shift);
-    return (block << BLOCK_BITS) | (int) (value & ((1 << BLOCK_BITS) - 1));
+    long mixed = (value >>> BLOCK_BITS) * MIX;
+    int block = (int) (mixed >>> shift);
+    return (block << BLOCK_BITS) | (int) ((value ^ (mixed >>> 32)) & ((1 << BLOCK_BITS) - 1));
   }
 
   private void grow() {
