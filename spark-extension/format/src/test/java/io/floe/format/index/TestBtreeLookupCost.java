@@ -54,18 +54,23 @@ public class TestBtreeLookupCost {
     return cold;
   }
 
-  @Test
-  public void aSecondReaderOfTheSegmentDecodesNoPageAgain() {
+  /** A btree segment at {@code where} of {@code files} files, file f holding keys f*1000 .. f*1000+keysPerFile-1. */
+  private static IndexSegment writeBlocks(String where, int files, int keysPerFile) {
     IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 2, Types.LongType.get()).build();
-    for (int f = 0; f < 50; f++) {
+    for (int f = 0; f < files; f++) {
       List<Object> keys = new ArrayList<>();
-      for (long k = 0; k < 200; k++) {
+      for (long k = 0; k < keysPerFile; k++) {
         keys.add(f * 1000 + k);
       }
       writer.add(FileValues.of("file:/data/f" + f + ".parquet", keys));
     }
+    return writer.write(IndexFixtures.IO.newOutputFile(where));
+  }
+
+  @Test
+  public void aSecondReaderOfTheSegmentDecodesNoPageAgain() {
     String where = IndexFixtures.location(temp.getRoot(), "shared.puffin");
-    IndexSegment segment = writer.write(IndexFixtures.IO.newOutputFile(where));
+    IndexSegment segment = writeBlocks(where, 50, 200);
     TableIndex index = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(segment).build();
     int[] opens = new int[2];
     for (int i = 0; i < 2; i++) {
@@ -81,16 +86,8 @@ public class TestBtreeLookupCost {
 
   @Test
   public void aSharedReaderOfAPlannedSegmentReadsNothing() {
-    IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 2, Types.LongType.get()).build();
-    for (int f = 0; f < 20; f++) {
-      List<Object> keys = new ArrayList<>();
-      for (long k = 0; k < 100; k++) {
-        keys.add(f * 1000 + k);
-      }
-      writer.add(FileValues.of("file:/data/f" + f + ".parquet", keys));
-    }
     String where = IndexFixtures.location(temp.getRoot(), "planned.puffin");
-    IndexSegment segment = writer.write(IndexFixtures.IO.newOutputFile(where));
+    IndexSegment segment = writeBlocks(where, 20, 100);
     TableIndex index = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(segment).build();
     int[] opens = new int[3];
     for (int i = 0; i < 3; i++) {

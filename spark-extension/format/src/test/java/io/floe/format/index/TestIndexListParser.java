@@ -79,4 +79,23 @@ public class TestIndexListParser {
     assertTrue(IndexLocations.newSegment(metadata, "by user/x").startsWith(metadata + "/_floe_indexes/by_user_x/"));
     assertTrue(TableProperties.known(TableProperties.INDEXES).accepts(location));
   }
+
+  @Test
+  public void planningParsesAListOnceAndNeverKeepsAFailure() throws Exception {
+    LocalFileIO io = new LocalFileIO();
+    String metadata = temp.getRoot().toURI().toString() + "metadata";
+    String location = IndexListFiles.write(io, metadata, sample());
+    Map<String, String> props = Map.of(TableProperties.INDEXES, location);
+    IndexException missing = assertThrows(IndexException.class,
+        () -> IndexListFiles.readShared(io, "db.t", Map.of(TableProperties.INDEXES, location + ".gone")));
+    assertTrue(missing.getMessage(), missing.getMessage().contains(location + ".gone"));
+    assertThrows("a failed read is not kept", IndexException.class,
+        () -> IndexListFiles.readShared(io, "db.t", Map.of(TableProperties.INDEXES, location + ".gone")));
+    assertEquals(sample(), IndexListFiles.readShared(io, "db.t", props));
+    io.deleteFile(location); // lists are never rewritten: a planned one is not read again
+    assertEquals(sample(), IndexListFiles.readShared(io, "db.t", props));
+    assertThrows("commits and maintenance read the file itself", IndexException.class,
+        () -> IndexListFiles.read(io, "db.t", props));
+    assertEquals(IndexList.empty(), IndexListFiles.readShared(io, "db.t", Map.of()));
+  }
 }

@@ -8,6 +8,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
@@ -125,9 +127,9 @@ final class FileValueCollector {
       } else if (type instanceof ByteType) {
         return new Integral(true, InternalRow::getByte);
       } else if (type instanceof StringType) {
-        return new Strings();
+        return Values.strings();
       }
-      return new Other(type);
+      return Values.of(type);
     }
 
     /** Adds the non-null value at {@code ordinal} of {@code holder}; true when it is new. */
@@ -182,39 +184,44 @@ final class FileValueCollector {
     long read(InternalRow row, int ordinal);
   }
 
-  private static final class Strings extends Distinct {
-    private final Set<UTF8String> set = new HashSet<>();
-
-    @Override
-    boolean add(InternalRow holder, int ordinal) {
-      UTF8String value = holder.getUTF8String(ordinal);
-      return !set.contains(value) && set.add(value.copy()); // copy(): clone() may share the bytes
-    }
-
-    @Override
-    int size() {
-      return set.size();
-    }
-
-    @Override
-    Gathered gathered(boolean containsNull) {
-      ArrayList<Object> out = new ArrayList<>(set.size());
-      set.forEach(v -> out.add(v.toString()));
-      return Gathered.ofOthers(out, containsNull);
-    }
+  /** Reads a column's value as an object. */
+  @FunctionalInterface
+  private interface ValueReader<T> {
+    T read(InternalRow row, int ordinal);
   }
 
-  private static final class Other extends Distinct {
-    private final DataType type;
-    private final Set<Object> set = new HashSet<>();
+  /**
+   * Values held as objects: {@code read} takes the row's value, {@code keep} the copy stored when it
+   * is new (a writer's rows reuse their buffers), {@code travel} what is sent to the driver.
+   */
+  private static final class Values<T> extends Distinct {
+    private final ValueReader<T> read;
+    private final UnaryOperator<T> keep;
+    private final Function<T, Object> travel;
+    private final Set<T> set = new HashSet<>();
 
-    Other(DataType type) {
-      this.type = type;
+    Values(ValueReader<T> read, UnaryOperator<T> keep, Function<T, Object> travel) {
+      this.read = read;
+      this.keep = keep;
+      this.travel = travel;
+    }
+
+    /** Strings as Spark's UTF-8 bytes (hashed without decoding), copied only when new. */
+    static Values<UTF8String> strings() {
+      // copy(), not clone(): clone() shares the bytes of a string spanning its whole array
+      return new Values<>(InternalRow::getUTF8String, UTF8String::copy, UTF8String::toString);
+    }
+
+    /** Any other type as Floe's Java value (already a copy), binary travelling as bytes. */
+    static Values<Object> of(DataType type) {
+      return new Values<>((row, ordinal) -> SparkValues.toJava(type, row.get(ordinal, type)), v -> v,
+          SparkValues::toSerializable);
     }
 
     @Override
     boolean add(InternalRow holder, int ordinal) {
-      return set.add(SparkValues.toJava(type, holder.get(ordinal, type)));
+      T value = read.read(holder, ordinal);
+      return !set.contains(value) && set.add(keep.apply(value));
     }
 
     @Override
@@ -225,7 +232,7 @@ final class FileValueCollector {
     @Override
     Gathered gathered(boolean containsNull) {
       ArrayList<Object> out = new ArrayList<>(set.size());
-      set.forEach(v -> out.add(SparkValues.toSerializable(v)));
+      set.forEach(v -> out.add(travel.apply(v)));
       return Gathered.ofOthers(out, containsNull);
     }
   }
