@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 LOCAL_READ_BYTES = "spark.floe.read.local-max-bytes"
+LOCAL_AGGREGATE_ROWS = "spark.floe.read.local-aggregate-max-rows"
 
 
 def _run(spark: SparkSession, query: str | Callable[[], DataFrame]) -> tuple[list[Any], str, int]:
@@ -145,11 +146,18 @@ def test_limit_tail_iterator_aggregate_and_join(spark: SparkSession, table: str)
     assert len(spark.sql(f"SELECT * FROM {table} WHERE id < 100").tail(3)) == 3
     got = sorted(r.id for r in spark.sql(f"SELECT id FROM {table} WHERE id < 50").toLocalIterator())
     assert got == list(range(50))
-    # one partition: the aggregate above runs in one job and needs no shuffle
+    # the aggregate above is computed on the driver too (see the FloeLocalAggregate tests below);
+    # with it turned off, the read is one partition: one job and no shuffle
     rows, plan, jobs = _run(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
-    assert "FloeLocalRead" in plan and "Exchange" not in plan, plan
-    assert jobs == 1
-    assert rows == _with_jobs(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
+    assert "FloeLocalAggregate" in plan and "FloeLocalRead" in plan and jobs == 0, plan
+    spark.conf.set(LOCAL_AGGREGATE_ROWS, "0")
+    try:
+        rows_in_job, plan, jobs = _run(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
+    finally:
+        spark.conf.unset(LOCAL_AGGREGATE_ROWS)
+    assert "FloeLocalRead" in plan and "FloeLocalAggregate" not in plan, plan
+    assert "Exchange" not in plan and jobs == 1, plan
+    assert rows == rows_in_job == _with_jobs(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
     join = f"SELECT a.id, b.s FROM {table} a JOIN {table} b ON a.id = b.id + 1 WHERE a.id < 20"
     rows, plan, _ = _run(spark, join)
     assert "FloeLocalRead" in plan and "BatchScan" not in plan, plan  # both sides
@@ -196,6 +204,115 @@ def test_an_invalid_limit_names_the_setting(spark: SparkSession, table: str, val
     finally:
         spark.conf.unset(LOCAL_READ_ROWS)
     assert spark.sql(f"SELECT id FROM {table} WHERE id = 1").collect()[0][0] == 1
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT count(*), sum(id), avg(d), min(s), max(s), sum(d) FROM {t} WHERE id % 7 = 3",
+        "SELECT p, count(s), sum(d), max(id), min(s) FROM {t} GROUP BY p",
+        "SELECT upper(p) AS up, count(*) + 1, avg(id) * 2, max(s) FROM {t} WHERE id < 500 "
+        "GROUP BY upper(p)",
+        "SELECT s, count(*), sum(id) FROM {t} WHERE id < 300 GROUP BY s",  # a NULL group
+        "SELECT count(*), count(s), sum(d), min(s), avg(id) FROM {t} WHERE id < 0",  # one row
+        "SELECT p, count(*) FROM {t} WHERE id < 0 GROUP BY p",  # no group, no row
+        "SELECT first(s), last(id), stddev(id), variance(d), bool_and(id > 3), max(_file) "
+        "FROM {t} WHERE p = 'p2'",
+    ],
+)
+def test_aggregates_on_the_driver_equal_the_job(spark: SparkSession, table: str, query: str) -> None:
+    """An aggregate with declarative functions over a small read is computed on the driver
+    (FloeLocalAggregate): no Spark job, and the job's answer, for every group, empty inputs and
+    NULL keys alike."""
+    q = query.format(t=table)
+    rows, plan, jobs = _run(spark, q)
+    assert "FloeLocalAggregate" in plan and "FloeLocalRead" in plan, plan
+    assert "HashAggregate" not in plan and jobs == 0, plan
+    assert rows == _with_jobs(spark, q), q
+    explain = spark.sql(f"EXPLAIN {q}").collect()[0][0]
+    assert "FloeLocalAggregate" in explain and "(on the driver)" in explain, explain
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT count(DISTINCT p), sum(id) FROM {t}",  # DISTINCT
+        "SELECT percentile(id, 0.5) FROM {t} WHERE id < 100",  # not a declarative function
+        "SELECT p, collect_list(id) FROM {t} WHERE id < 9 GROUP BY p",
+        "SELECT p, count(*) FROM (SELECT p, rand() AS r FROM {t}) WHERE r < 2 GROUP BY p",
+        "SELECT sum(id) FILTER (WHERE id > 5) FROM {t}",  # FILTER clause
+    ],
+)
+def test_other_aggregates_run_in_a_job(spark: SparkSession, table: str, query: str) -> None:
+    """DISTINCT, FILTER, imperative functions (percentile, collect_list) and non-deterministic input:
+    Spark's own aggregation, above the driver read when it qualifies, with the job's answer."""
+    q = query.format(t=table)
+    rows, plan, jobs = _run(spark, q)
+    assert "FloeLocalAggregate" not in plan and jobs >= 1, plan
+    spark.conf.set(LOCAL_READ_ROWS, "0")
+    try:
+        assert rows == _run(spark, q)[0], q
+    finally:
+        spark.conf.unset(LOCAL_READ_ROWS)
+
+
+def test_aggregate_limits_deletes_and_a_parent_operator(spark: SparkSession, table: str) -> None:
+    query = f"SELECT p, count(*) AS c, sum(d) FROM {table} GROUP BY p"
+    # the aggregate limit is in rows of the planned files (the table's 3,000)
+    for key, value, node in (
+        (LOCAL_AGGREGATE_ROWS, "2999", "FloeLocalRead"),
+        (LOCAL_AGGREGATE_ROWS, "3000", "FloeLocalAggregate"),
+        (LOCAL_READ_BYTES, "1000", "BatchScan"),
+        (LOCAL_READ_ROWS, "0", "BatchScan"),  # 0 turns every driver read off
+    ):
+        spark.conf.set(key, value)
+        try:
+            rows, plan, _ = _run(spark, query)
+        finally:
+            spark.conf.unset(key)
+        assert node in plan, (key, value, plan)
+        if node != "FloeLocalAggregate":
+            assert "FloeLocalAggregate" not in plan, (key, value, plan)
+    spark.conf.set(LOCAL_READ_ROWS, "10")  # a plain read's limit does not bound the aggregate's
+    try:
+        assert "FloeLocalAggregate" in _run(spark, query)[1]
+    finally:
+        spark.conf.unset(LOCAL_READ_ROWS)
+    spark.conf.set(LOCAL_AGGREGATE_ROWS, "many")
+    try:
+        with pytest.raises(Exception, match=r"spark\.floe\.read\.local-aggregate-max-rows=many"):
+            spark.sql(query).collect()
+    finally:
+        spark.conf.unset(LOCAL_AGGREGATE_ROWS)
+    # deletes (merge-on-read) and an older snapshot
+    spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read')")
+    first = spark.sql(f"SELECT snapshot_id FROM {table}.snapshots").collect()[0][0]
+    spark.sql(f"DELETE FROM {table} WHERE id % 7 = 0")
+    after = f"SELECT p, count(*), sum(id), min(s) FROM {table} GROUP BY p"
+    rows, plan, jobs = _run(spark, after)
+    assert "FloeLocalAggregate" in plan and jobs == 0 and rows == _with_jobs(spark, after), plan
+    assert sum(r[1] for r in rows) == 3000 - 429
+    old = f"SELECT count(*), sum(id) FROM {table} VERSION AS OF {first} WHERE id >= 0"
+    assert _run(spark, old)[0] == [(3000, sum(range(3000)))]
+    # a parent operator (ORDER BY) gets the driver's result as one partition: one job, no shuffle
+    ordered = f"{query} ORDER BY c DESC, p"
+    df = spark.sql(ordered)
+    plan = df._jdf.queryExecution().executedPlan().toString()
+    assert "FloeLocalAggregate" in plan, plan
+    assert [tuple(r) for r in df.collect()] == sorted(_with_jobs(spark, query), key=lambda r: (-r[1], r[0]))
+
+
+def test_an_aggregate_overflow_fails_as_in_a_job(spark: SparkSession, namespace: str) -> None:
+    """Spark's ANSI arithmetic holds on the driver: a sum past the largest bigint is an error
+    naming the overflow, not a wrapped number; try_sum gives NULL as in a job."""
+    table = f"floe.{namespace}.big"
+    spark.sql(f"CREATE TABLE {table} (v BIGINT) USING floe")
+    spark.sql(f"INSERT INTO {table} VALUES ({2**63 - 1}), ({2**63 - 1}), (1)")
+    rows, plan, _ = _run(spark, f"SELECT try_sum(v), max(v) FROM {table} WHERE v > 0")
+    assert "FloeLocalAggregate" in plan and rows == [(None, 2**63 - 1)], plan
+    if spark.conf.get("spark.sql.ansi.enabled") == "true":
+        with pytest.raises(Exception, match="(?i)overflow"):
+            spark.sql(f"SELECT sum(v) FROM {table} WHERE v > 0").collect()
 
 
 def test_row_level_operations_still_scan_with_a_job(spark: SparkSession, table: str) -> None:
