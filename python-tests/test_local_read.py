@@ -302,6 +302,26 @@ def test_aggregate_limits_deletes_and_a_parent_operator(spark: SparkSession, tab
     assert [tuple(r) for r in df.collect()] == sorted(_with_jobs(spark, query), key=lambda r: (-r[1], r[0]))
 
 
+def test_a_large_aggregate_answers_as_the_job(spark: SparkSession, namespace: str) -> None:
+    """40,000 rows times 13 buffer fields: above the point where the driver compiles its fold
+    (200,000 evaluations) rather than interpreting it. Decimal arithmetic inside the functions,
+    string minimums and a grouping by an expression answer as in a job."""
+    table = f"floe.{namespace}.wide"
+    spark.sql(f"CREATE TABLE {table} (k INT, price DECIMAL(12, 2), disc DECIMAL(4, 2), s STRING) USING floe")
+    spark.sql(
+        f"INSERT INTO {table} SELECT CAST(id % 5 AS INT), CAST(id / 7 AS DECIMAL(12, 2)), "
+        "CAST((id % 10) / 100 AS DECIMAL(4, 2)), concat('v', id % 997) FROM range(40000)"
+    )
+    q = (
+        f"SELECT k % 3 AS g, sum(price * (1 - disc)), avg(price), avg(disc), min(s), max(s), "
+        f"count(*), sum(k), max(price * 2) FROM {table} GROUP BY k % 3"
+    )
+    rows, plan, jobs = _run(spark, q)
+    assert "FloeLocalAggregate" in plan and jobs == 0, plan
+    assert rows == _with_jobs(spark, q)
+    assert sum(r[6] for r in rows) == 40000
+
+
 def test_an_aggregate_overflow_fails_as_in_a_job(spark: SparkSession, namespace: str) -> None:
     """Spark's ANSI arithmetic holds on the driver: a sum past the largest bigint is an error
     naming the overflow, not a wrapped number; try_sum gives NULL as in a job."""
