@@ -148,16 +148,17 @@ def test_limit_tail_iterator_aggregate_and_join(spark: SparkSession, table: str)
     assert got == list(range(50))
     # the aggregate above is computed on the driver too (see the FloeLocalAggregate tests below);
     # with it turned off, the read is one partition: one job and no shuffle
-    rows, plan, jobs = _run(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
+    query = f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p"
+    rows, plan, jobs = _run(spark, query)
     assert "FloeLocalAggregate" in plan and "FloeLocalRead" in plan and jobs == 0, plan
     spark.conf.set(LOCAL_AGGREGATE_ROWS, "0")
     try:
-        rows_in_job, plan, jobs = _run(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
+        rows_in_job, plan, jobs = _run(spark, query)
     finally:
         spark.conf.unset(LOCAL_AGGREGATE_ROWS)
     assert "FloeLocalRead" in plan and "FloeLocalAggregate" not in plan, plan
     assert "Exchange" not in plan and jobs == 1, plan
-    assert rows == rows_in_job == _with_jobs(spark, f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p")
+    assert rows == rows_in_job == _with_jobs(spark, query)
     join = f"SELECT a.id, b.s FROM {table} a JOIN {table} b ON a.id = b.id + 1 WHERE a.id < 20"
     rows, plan, _ = _run(spark, join)
     assert "FloeLocalRead" in plan and "BatchScan" not in plan, plan  # both sides
@@ -220,7 +221,9 @@ def test_an_invalid_limit_names_the_setting(spark: SparkSession, table: str, val
         "FROM {t} WHERE p = 'p2'",
     ],
 )
-def test_aggregates_on_the_driver_equal_the_job(spark: SparkSession, table: str, query: str) -> None:
+def test_aggregates_on_the_driver_equal_the_job(
+    spark: SparkSession, table: str, query: str
+) -> None:
     """An aggregate with declarative functions over a small read is computed on the driver
     (FloeLocalAggregate): no Spark job, and the job's answer, for every group, empty inputs and
     NULL keys alike."""
@@ -244,8 +247,9 @@ def test_aggregates_on_the_driver_equal_the_job(spark: SparkSession, table: str,
     ],
 )
 def test_other_aggregates_run_in_a_job(spark: SparkSession, table: str, query: str) -> None:
-    """DISTINCT, FILTER, imperative functions (percentile, collect_list) and non-deterministic input:
-    Spark's own aggregation, above the driver read when it qualifies, with the job's answer."""
+    """DISTINCT, FILTER, imperative functions (percentile, collect_list) and non-deterministic
+    input: Spark's own aggregation, above the driver read when it qualifies, with the job's
+    answer."""
     q = query.format(t=table)
     rows, plan, jobs = _run(spark, q)
     assert "FloeLocalAggregate" not in plan and jobs >= 1, plan
@@ -299,7 +303,8 @@ def test_aggregate_limits_deletes_and_a_parent_operator(spark: SparkSession, tab
     df = spark.sql(ordered)
     plan = df._jdf.queryExecution().executedPlan().toString()
     assert "FloeLocalAggregate" in plan, plan
-    assert [tuple(r) for r in df.collect()] == sorted(_with_jobs(spark, query), key=lambda r: (-r[1], r[0]))
+    expected = sorted(_with_jobs(spark, query), key=lambda r: (-r[1], r[0]))
+    assert [tuple(r) for r in df.collect()] == expected
 
 
 def test_a_large_aggregate_answers_as_the_job(spark: SparkSession, namespace: str) -> None:
@@ -307,7 +312,10 @@ def test_a_large_aggregate_answers_as_the_job(spark: SparkSession, namespace: st
     (200,000 evaluations) rather than interpreting it. Decimal arithmetic inside the functions,
     string minimums and a grouping by an expression answer as in a job."""
     table = f"floe.{namespace}.wide"
-    spark.sql(f"CREATE TABLE {table} (k INT, price DECIMAL(12, 2), disc DECIMAL(4, 2), s STRING) USING floe")
+    spark.sql(
+        f"CREATE TABLE {table} (k INT, price DECIMAL(12, 2), disc DECIMAL(4, 2), s STRING) "
+        "USING floe"
+    )
     spark.sql(
         f"INSERT INTO {table} SELECT CAST(id % 5 AS INT), CAST(id / 7 AS DECIMAL(12, 2)), "
         "CAST((id % 10) / 100 AS DECIMAL(4, 2)), concat('v', id % 997) FROM range(40000)"
@@ -330,9 +338,12 @@ def test_an_aggregate_overflow_fails_as_in_a_job(spark: SparkSession, namespace:
     spark.sql(f"INSERT INTO {table} VALUES ({2**63 - 1}), ({2**63 - 1}), (1)")
     rows, plan, _ = _run(spark, f"SELECT try_sum(v), max(v) FROM {table} WHERE v > 0")
     assert "FloeLocalAggregate" in plan and rows == [(None, 2**63 - 1)], plan
-    if spark.conf.get("spark.sql.ansi.enabled") == "true":
-        with pytest.raises(Exception, match="(?i)overflow"):
+    spark.conf.set("spark.sql.ansi.enabled", "true")  # Spark 4's default
+    try:
+        with pytest.raises(Exception, match=r"(?i)overflow"):
             spark.sql(f"SELECT sum(v) FROM {table} WHERE v > 0").collect()
+    finally:
+        spark.conf.unset("spark.sql.ansi.enabled")
 
 
 def test_row_level_operations_still_scan_with_a_job(spark: SparkSession, table: str) -> None:
