@@ -95,6 +95,13 @@ SELECT * FROM floe.db.events ORDER BY id;
 
 SELECT region, count(*), sum(amount) FROM floe.db.events GROUP BY region ORDER BY region;
 
+-- Aggregates over a small read are computed on the driver (FloeLocalAggregate): groups by an
+-- expression, averages of decimals, and an empty input, which still gives one row.
+SELECT upper(region) AS r, count(*), avg(amount), min(day), max(id) FROM floe.db.events
+GROUP BY upper(region) ORDER BY r;
+
+SELECT count(*), sum(amount), max(region) FROM floe.db.events WHERE amount < 0;
+
 SHOW TABLES IN floe.db;
 
 SHOW TABLES IN floe.db LIKE 'ev*';
