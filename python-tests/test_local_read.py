@@ -10,6 +10,7 @@ columns, renamed and added columns, older snapshots.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -328,6 +329,54 @@ def test_a_large_aggregate_answers_as_the_job(spark: SparkSession, namespace: st
     assert "FloeLocalAggregate" in plan and jobs == 0, plan
     assert rows == _with_jobs(spark, q)
     assert sum(r[6] for r in rows) == 40000
+
+
+def test_groups_that_bytes_do_not_decide_are_left_to_spark(
+    spark: SparkSession, namespace: str
+) -> None:
+    """Keys whose equal values can differ in bytes (doubles: 0.0 and -0.0, NaNs; collated
+    strings) and session windows, whose sessions Spark merges first, are grouped by Spark's own
+    aggregation: the same groups as in a job."""
+    table = f"floe.{namespace}.keys"
+    spark.sql(f"CREATE TABLE {table} (d DOUBLE, s STRING, ts TIMESTAMP) USING floe")
+    spark.sql(
+        f"INSERT INTO {table} VALUES (0.0, 'a', TIMESTAMP '2024-01-01 10:00:00'), "
+        "(-0.0, 'A', TIMESTAMP '2024-01-01 10:01:00'), "
+        "(CAST('NaN' AS DOUBLE), 'b', TIMESTAMP '2024-01-01 10:02:00'), "
+        "(-CAST('NaN' AS DOUBLE), 'B', TIMESTAMP '2024-01-01 11:00:00')"
+    )
+    for query, expected in (
+        (f"SELECT d, count(*) FROM {table} GROUP BY d", 2),
+        (f"SELECT count(*) FROM {table} GROUP BY collate(s, 'UTF8_LCASE')", 2),
+        (f"SELECT session_window(ts, '5 minutes'), count(*) FROM {table} GROUP BY 1", 2),
+    ):
+        rows, plan, _ = _run(spark, query)
+        assert "FloeLocalAggregate" not in plan and "FloeLocalRead" in plan, plan
+        # repr: NaN is not equal to itself
+        assert len(rows) == expected and repr(rows) == repr(_with_jobs(spark, query)), rows
+    # a double in an aggregate function (not a key) is computed on the driver
+    rows, plan, _ = _run(spark, f"SELECT s, sum(d) FROM {table} GROUP BY s")
+    assert "FloeLocalAggregate" in plan, plan
+
+
+def test_a_grouped_decimal_sum_past_its_precision_is_null_as_in_a_job(
+    spark: SparkSession, namespace: str
+) -> None:
+    """With ANSI mode off, Spark's hash aggregation keeps grouped buffers in fixed-width rows,
+    where a decimal sum past 38 digits becomes NULL and stays NULL; the driver's does the same."""
+    table = f"floe.{namespace}.dec"
+    spark.sql(f"CREATE TABLE {table} (k INT, v DECIMAL(38, 0)) USING floe")
+    big = "9" + "0" * 37
+    spark.sql(f"INSERT INTO {table} VALUES (1, {big}), (1, {big}), (1, -{big}), (2, 5)")
+    query = f"SELECT k, sum(v) FROM {table} GROUP BY k"
+    spark.conf.set("spark.sql.ansi.enabled", "false")
+    try:
+        rows, plan, _ = _run(spark, query)
+        job = _with_jobs(spark, query)
+    finally:
+        spark.conf.unset("spark.sql.ansi.enabled")
+    assert "FloeLocalAggregate" in plan, plan
+    assert rows == job == [(1, None), (2, Decimal(5))], (rows, job)
 
 
 def test_an_aggregate_overflow_fails_as_in_a_job(spark: SparkSession, namespace: str) -> None:

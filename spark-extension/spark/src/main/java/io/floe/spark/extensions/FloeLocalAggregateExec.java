@@ -1,5 +1,6 @@
 package io.floe.spark.extensions;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -7,9 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.BoundReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.InterpretedMutableProjection;
@@ -37,7 +40,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * sum, avg, min, max, first, ...: each one's own initial, update and result expressions, the ones
  * Spark's aggregation evaluates), without DISTINCT or FILTER; grouping is by hash. EXPLAIN shows
  * it as {@code FloeLocalAggregate}. The result is computed once per plan, at the first call that
- * needs it; a parent operator gets it as one partition.
+ * needs it, as the read's rows stream by (none is kept); a parent operator gets it as one
+ * partition, computed by one task.
  */
 public final class FloeLocalAggregateExec extends SparkPlan {
   private final Seq<NamedExpression> grouping;
@@ -99,10 +103,19 @@ public final class FloeLocalAggregateExec extends SparkPlan {
         + util.truncatedString(output(), "[", ", ", "]", maxFields) + " (on the driver)";
   }
 
-  /** For a parent operator: the result, computed on the driver, as one partition. */
+  /**
+   * For a parent operator: one task reads and aggregates (the result is not computed on the driver
+   * and shipped inside the task, which could outgrow a task's size with many groups).
+   */
   @Override
   public RDD<InternalRow> doExecute() {
-    return JavaSparkContext.fromSparkContext(sparkContext()).parallelize(Arrays.asList(rows()), 1).rdd();
+    JavaSparkContext context = JavaSparkContext.fromSparkContext(sparkContext());
+    if (!(child instanceof FloeLocalReadExec read)) { // not planned so; kept correct all the same
+      return context.parallelize(Arrays.asList(rows()), 1).rdd();
+    }
+    TaskAggregate task = new TaskAggregate(aggregation(), read.source());
+    read.postDriverRead(0);
+    return context.parallelize(List.of(0), 1).mapPartitions(task).rdd();
   }
 
   @Override
@@ -133,77 +146,154 @@ public final class FloeLocalAggregateExec extends SparkPlan {
     return new Tuple2<>((long) all.length, CollectionConverters.asScala(Arrays.asList(all).iterator()));
   }
 
+  /** The result, computed on the driver at the first call; the input rows are not kept. */
   private synchronized InternalRow[] rows() {
     if (rows == null) {
-      rows = aggregate(child.executeCollect()); // the read's rows are copies: values kept stay valid
+      Fold fold = aggregation().fold();
+      if (child instanceof FloeLocalReadExec read) {
+        read.source().forEach(fold::add);
+        read.postDriverRead(fold.inputRows);
+      } else {
+        for (InternalRow row : child.executeCollect()) {
+          fold.add(row);
+        }
+      }
+      rows = fold.result();
     }
     return rows;
   }
 
-  /**
-   * Groups {@code input} (rows of the child's output) by the grouping expressions, folds each
-   * group's rows into the functions' buffers with their update expressions, and projects the
-   * results. Without grouping there is one group even for no rows ({@code count(*)} is 0).
-   */
-  private InternalRow[] aggregate(InternalRow[] input) {
-    List<Attribute> childOutput = CollectionConverters.asJava(child.output());
-    List<Attribute> buffer = new ArrayList<>();
-    List<Expression> initial = new ArrayList<>();
-    List<Expression> update = new ArrayList<>();
-    List<Expression> evaluate = new ArrayList<>();
-    List<Attribute> resultInput = new ArrayList<>();
-    List<Expression> keys = new ArrayList<>();
-    for (NamedExpression key : CollectionConverters.asJava(grouping)) {
-      keys.add((Expression) key); // every NamedExpression is an Expression
-      resultInput.add(key.toAttribute());
-    }
-    for (AggregateExpression function : CollectionConverters.asJava(functions)) {
-      DeclarativeAggregate declarative = (DeclarativeAggregate) function.aggregateFunction(); // planner checked
-      buffer.addAll(CollectionConverters.asJava(declarative.aggBufferAttributes()));
-      initial.addAll(CollectionConverters.asJava(declarative.initialValues()));
-      update.addAll(CollectionConverters.asJava(declarative.updateExpressions()));
-      evaluate.add(declarative.evaluateExpression());
-      resultInput.add(function.resultAttribute());
-    }
-    List<Attribute> updateInput = new ArrayList<>(buffer);
-    updateInput.addAll(childOutput);
-    MutableProjection init = projection(initial, List.of(), false);
-    MutableProjection fold = projection(update, updateInput, (long) input.length * update.size() >= COMPILE_ABOVE);
-    MutableProjection finish = projection(evaluate, buffer, false);
-    UnsafeProjection key = InterpretedUnsafeProjection.createProjection(bound(keys, childOutput));
-    List<Expression> resultExprs = new ArrayList<>();
-    for (NamedExpression e : CollectionConverters.asJava(results)) {
-      resultExprs.add((Expression) e);
-    }
-    UnsafeProjection result = InterpretedUnsafeProjection.createProjection(bound(resultExprs, resultInput));
-    key.initialize(0);
-    result.initialize(0);
+  private Aggregation aggregation() {
+    return new Aggregation(grouping, functions, results, child.output());
+  }
 
-    Map<UnsafeRow, InternalRow> groups = new LinkedHashMap<>();
-    InternalRow empty = new GenericInternalRow(0);
-    JoinedRow joined = new JoinedRow();
-    for (InternalRow row : input) {
+  /** What to compute, over rows of {@code input}: serializable, so that it runs in a task as on the driver. */
+  private record Aggregation(Seq<NamedExpression> grouping, Seq<AggregateExpression> functions,
+      Seq<NamedExpression> results, Seq<Attribute> input) implements Serializable {
+    Fold fold() {
+      return new Fold(this);
+    }
+  }
+
+  /**
+   * One pass of an {@link Aggregation}: groups rows by an {@code UnsafeRow} key, folds each into
+   * its group's buffer with the functions' update expressions, and projects the results. Without
+   * grouping there is one group even for no rows ({@code count(*)} is 0). Grouped buffers are
+   * {@code UnsafeRow}s when every buffer type fits one, as in Spark's hash aggregation (a decimal
+   * sum past its precision becomes NULL there, then fails or stays NULL as Spark's does).
+   */
+  private static final class Fold {
+    private final List<Attribute> buffer = new ArrayList<>();
+    private final List<Expression> update = new ArrayList<>();
+    private final List<Attribute> updateInput;
+    private final MutableProjection init;
+    private final MutableProjection finish;
+    private final UnsafeProjection key;
+    private final UnsafeProjection result;
+    private final UnsafeProjection unsafeBuffer; // null: generic buffers
+    private final int resultFields;
+    private final boolean grouped;
+    private final Map<UnsafeRow, InternalRow> groups = new LinkedHashMap<>();
+    private final InternalRow empty = new GenericInternalRow(0);
+    private final JoinedRow joined = new JoinedRow();
+    private MutableProjection fold;
+    private boolean compiled = false;
+    long inputRows = 0;
+
+    Fold(Aggregation spec) {
+      List<Attribute> input = CollectionConverters.asJava(spec.input());
+      List<Expression> initial = new ArrayList<>();
+      List<Expression> evaluate = new ArrayList<>();
+      List<Attribute> resultInput = new ArrayList<>();
+      List<Expression> keys = new ArrayList<>();
+      for (NamedExpression k : CollectionConverters.asJava(spec.grouping())) {
+        keys.add((Expression) k); // every NamedExpression is an Expression
+        resultInput.add(k.toAttribute());
+      }
+      boolean mutable = true;
+      for (AggregateExpression function : CollectionConverters.asJava(spec.functions())) {
+        DeclarativeAggregate declarative = (DeclarativeAggregate) function.aggregateFunction(); // planner checked
+        for (Attribute a : CollectionConverters.asJava(declarative.aggBufferAttributes())) {
+          buffer.add(a);
+          mutable &= UnsafeRow.isMutable(a.dataType());
+        }
+        initial.addAll(CollectionConverters.asJava(declarative.initialValues()));
+        update.addAll(CollectionConverters.asJava(declarative.updateExpressions()));
+        evaluate.add(declarative.evaluateExpression());
+        resultInput.add(function.resultAttribute());
+      }
+      List<Expression> resultExprs = new ArrayList<>();
+      for (NamedExpression e : CollectionConverters.asJava(spec.results())) {
+        resultExprs.add((Expression) e);
+      }
+      updateInput = new ArrayList<>(buffer);
+      updateInput.addAll(input);
+      grouped = !keys.isEmpty();
+      init = projection(initial, List.of(), false);
+      fold = projection(update, updateInput, false);
+      finish = projection(evaluate, buffer, false);
+      resultFields = evaluate.size();
+      key = InterpretedUnsafeProjection.createProjection(bound(keys, input));
+      key.initialize(0);
+      result = InterpretedUnsafeProjection.createProjection(bound(resultExprs, resultInput));
+      result.initialize(0);
+      List<Expression> asIs = new ArrayList<>();
+      for (int i = 0; i < buffer.size(); i++) {
+        asIs.add(new BoundReference(i, buffer.get(i).dataType(), true));
+      }
+      unsafeBuffer = grouped && mutable && !buffer.isEmpty()
+          ? InterpretedUnsafeProjection.createProjection(CollectionConverters.asScala(asIs).toList()) : null;
+      if (unsafeBuffer != null) {
+        unsafeBuffer.initialize(0);
+      }
+    }
+
+    /** Folds {@code row} (a row of the input, valid for as long as the fold) in; always true. */
+    boolean add(InternalRow row) {
+      inputRows++;
+      if (!compiled && inputRows * update.size() >= COMPILE_ABOVE) {
+        fold = projection(update, updateInput, true);
+        compiled = true;
+      }
       UnsafeRow k = key.apply(row);
       InternalRow state = groups.get(k);
       if (state == null) {
-        state = new GenericInternalRow(buffer.size());
-        init.target(state).apply(empty);
+        state = newBuffer();
         groups.put(k.copy(), state);
       }
       fold.target(state).apply(joined.apply(state, row));
+      return true;
     }
-    if (groups.isEmpty() && keys.isEmpty()) {
+
+    private InternalRow newBuffer() {
       InternalRow state = new GenericInternalRow(buffer.size());
       init.target(state).apply(empty);
-      groups.put(key.apply(empty).copy(), state);
+      return unsafeBuffer != null ? unsafeBuffer.apply(state).copy() : state;
     }
-    List<InternalRow> out = new ArrayList<>(groups.size());
-    for (Map.Entry<UnsafeRow, InternalRow> group : groups.entrySet()) {
-      InternalRow values = new GenericInternalRow(evaluate.size());
-      finish.target(values).apply(group.getValue());
-      out.add(result.apply(joined.apply(group.getKey(), values)).copy());
+
+    InternalRow[] result() {
+      if (groups.isEmpty() && !grouped) {
+        groups.put(key.apply(empty).copy(), newBuffer());
+      }
+      List<InternalRow> out = new ArrayList<>(groups.size());
+      for (Map.Entry<UnsafeRow, InternalRow> group : groups.entrySet()) {
+        InternalRow values = new GenericInternalRow(resultFields);
+        finish.target(values).apply(group.getValue());
+        out.add(result.apply(joined.apply(group.getKey(), values)).copy());
+      }
+      return out.toArray(new InternalRow[0]);
     }
-    return out.toArray(new InternalRow[0]);
+  }
+
+  /** The one task of {@link #doExecute}: reads the scan and aggregates its rows. */
+  private record TaskAggregate(Aggregation aggregation, FloeLocalReadExec.Source source)
+      implements FlatMapFunction<java.util.Iterator<Integer>, InternalRow> {
+    @Override
+    public java.util.Iterator<InternalRow> call(java.util.Iterator<Integer> ignored) {
+      Fold fold = aggregation.fold();
+      source.forEach(fold::add);
+      return Arrays.asList(fold.result()).iterator();
+    }
   }
 
   /**

@@ -148,10 +148,24 @@ public final class FloeLocalReadExec extends SparkPlan {
    */
   @Override
   public RDD<InternalRow> doExecute() {
-    TaskRead read = new TaskRead(reading(), scan.createReaderFactory(), scan.planInputPartitions(),
-        longMetric("numOutputRows"));
+    TaskRead read = new TaskRead(source(), longMetric("numOutputRows"));
     postDriverMetrics(List.of());
     return JavaSparkContext.fromSparkContext(sparkContext()).parallelize(List.of(0), 1).mapPartitions(read).rdd();
+  }
+
+  /**
+   * What this node reads, as an object that reads it anywhere (the driver, or one task): the scan's
+   * partitions and reader factory, with the filter and projection bound.
+   */
+  Source source() {
+    return new Source(reading(), scan.createReaderFactory(), scan.planInputPartitions());
+  }
+
+  /** Records a driver read of {@code rows} output rows in the node's and the scan's metrics. */
+  void postDriverRead(long rows) {
+    SQLMetric numOutputRows = longMetric("numOutputRows");
+    numOutputRows.set(rows);
+    postDriverMetrics(List.of(numOutputRows));
   }
 
   @Override
@@ -204,17 +218,33 @@ public final class FloeLocalReadExec extends SparkPlan {
 
   /** At most {@code limit} rows of the result, read now, on the driver. */
   private InternalRow[] readOnDriver(int limit) {
-    List<InternalRow> out = reading().read(scan.createReaderFactory(), scan.planInputPartitions(), limit);
-    SQLMetric numOutputRows = longMetric("numOutputRows");
-    numOutputRows.set(out.size());
-    postDriverMetrics(List.of(numOutputRows));
+    List<InternalRow> out = new ArrayList<>();
+    if (limit > 0) {
+      source().forEach(row -> {
+        out.add(row);
+        return out.size() < limit;
+      });
+    }
+    postDriverRead(out.size());
     return out.toArray(new InternalRow[0]);
+  }
+
+  /**
+   * The rows of a small scan that a filter keeps, projected: serializable, so that it reads in a
+   * task as on the driver.
+   */
+  record Source(Reading reading, PartitionReaderFactory factory, InputPartition[] partitions) implements Serializable {
+    /** Feeds each projected row (a copy: it stays valid) to {@code sink} until it returns false. */
+    void forEach(java.util.function.Predicate<InternalRow> sink) {
+      reading.forEach(factory, partitions, sink);
+    }
   }
 
   /** Reads rows through a filter and a projection (bound expressions: it travels to tasks too). */
   private record Reading(Expression condition, List<Expression> projection) implements Serializable {
-    /** At most {@code limit} projected rows (copies) of {@code partitions} that the condition keeps. */
-    List<InternalRow> read(PartitionReaderFactory factory, InputPartition[] partitions, int limit) {
+    /** Feeds each projected row (a copy) of {@code partitions} that the condition keeps to {@code sink}. */
+    void forEach(PartitionReaderFactory factory, InputPartition[] partitions,
+        java.util.function.Predicate<InternalRow> sink) {
       BasePredicate keep = condition != null ? Predicate.createInterpreted(condition) : null;
       if (keep != null) {
         keep.initialize(0);
@@ -222,25 +252,22 @@ public final class FloeLocalReadExec extends SparkPlan {
       UnsafeProjection project = InterpretedUnsafeProjection.createProjection(
           CollectionConverters.asScala(projection).toList());
       project.initialize(0);
-      List<InternalRow> out = new ArrayList<>();
-      if (limit > 0) {
-        DriverRead.read(factory, partitions, row -> {
-          if (keep == null || keep.eval(row)) {
-            out.add(project.apply(row).copy());
-          }
-          return out.size() < limit;
-        });
-      }
-      return out;
+      DriverRead.read(factory, partitions, row -> {
+        if (keep != null && !keep.eval(row)) {
+          return true; // not kept: read on
+        }
+        return sink.test(project.apply(row).copy());
+      });
     }
   }
 
   /** The one task of {@link #doExecute}. */
-  private record TaskRead(Reading reading, PartitionReaderFactory factory, InputPartition[] partitions,
-      SQLMetric numOutputRows) implements FlatMapFunction<java.util.Iterator<Integer>, InternalRow> {
+  private record TaskRead(Source source, SQLMetric numOutputRows)
+      implements FlatMapFunction<java.util.Iterator<Integer>, InternalRow> {
     @Override
     public java.util.Iterator<InternalRow> call(java.util.Iterator<Integer> ignored) {
-      List<InternalRow> rows = reading.read(factory, partitions, Integer.MAX_VALUE);
+      List<InternalRow> rows = new ArrayList<>();
+      source.forEach(rows::add);
       numOutputRows.add(rows.size());
       return rows.iterator();
     }

@@ -9,17 +9,21 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.SessionWindow$;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.DeclarativeAggregate;
+import org.apache.spark.sql.catalyst.optimizer.NormalizeFloatingNumbers$;
 import org.apache.spark.sql.catalyst.planning.PhysicalAggregation$;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.util.UnsafeRowUtils$;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.SparkStrategy;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation;
+import org.apache.spark.sql.types.DataType;
 import scala.Option;
 import scala.Tuple4;
 import scala.collection.immutable.Seq;
@@ -78,8 +82,10 @@ public final class FloeLocalReadStrategy extends SparkStrategy {
    * {@code aggregate} computed on the driver over a driver read of its input, when every
    * aggregate function is declarative (count, sum, avg, min, max, ...), none is DISTINCT or has a
    * FILTER clause, and the read's files hold at most {@value #AGGREGATE_MAX_ROWS_CONF} rows within
-   * the byte limit; else null. Only the rows the aggregate reads are kept on the driver, which is
-   * why its row limit is larger than a plain read's (whose rows are all returned).
+   * the byte limit, and every grouping key is one whose equal values have equal bytes
+   * ({@link #groupsByBytes}); else null. The rows stream through the aggregate and only its
+   * result is kept, which is why its row limit is larger than a plain read's (whose rows are all
+   * returned).
    */
   private SparkPlan localAggregate(Aggregate aggregate) {
     Option<Tuple4<Seq<NamedExpression>, Seq<AggregateExpression>, Seq<NamedExpression>, LogicalPlan>> parts =
@@ -96,6 +102,11 @@ public final class FloeLocalReadStrategy extends SparkStrategy {
         return null;
       }
     }
+    for (NamedExpression key : CollectionConverters.asJava(grouping)) {
+      if (!groupsByBytes(key)) {
+        return null;
+      }
+    }
     List<NamedExpression> named = new ArrayList<>(CollectionConverters.asJava(grouping));
     named.addAll(CollectionConverters.asJava(results));
     for (NamedExpression e : named) {
@@ -105,9 +116,12 @@ public final class FloeLocalReadStrategy extends SparkStrategy {
     }
     FloeLocalReadExec read = localRead(parts.get()._4(), () -> {
       DriverReadLimit readLimit = readLimit();
+      if (readLimit.maxRows() == 0) {
+        return readLimit; // every driver read is off
+      }
       long maxRows = DriverReadLimit.parse(AGGREGATE_MAX_ROWS_CONF, spark.conf().get(AGGREGATE_MAX_ROWS_CONF, null),
           DEFAULT_AGGREGATE_MAX_ROWS, "rows", "aggregates every scan");
-      return new DriverReadLimit(readLimit.maxRows() == 0 ? 0 : maxRows, readLimit.maxBytes());
+      return new DriverReadLimit(maxRows, readLimit.maxBytes());
     });
     return read == null ? null : new FloeLocalAggregateExec(grouping, functions, results, read);
   }
@@ -152,6 +166,18 @@ public final class FloeLocalReadStrategy extends SparkStrategy {
     return new FloeLocalReadExec(output, scan, scanOutput,
         filter != null ? Option.apply(filter.condition()) : Option.empty(),
         CollectionConverters.asScala(projectList).toList());
+  }
+
+  /**
+   * Whether rows whose {@code key} values have equal bytes are exactly one group, as the driver's
+   * aggregate groups them: not for floats and doubles (Spark groups -0.0 with 0.0 and every NaN
+   * together), collated strings (compared by their collation), or session windows (Spark merges
+   * the sessions of a group's rows first).
+   */
+  private static boolean groupsByBytes(NamedExpression key) {
+    DataType type = ((Expression) key).dataType(); // every NamedExpression is an Expression
+    return !NormalizeFloatingNumbers$.MODULE$.needNormalize(type) && UnsafeRowUtils$.MODULE$.isBinaryStable(type)
+        && !key.metadata().contains(SessionWindow$.MODULE$.marker());
   }
 
   /** Whether the driver may evaluate {@code e} row by row as a task would. */
