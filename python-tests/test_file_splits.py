@@ -226,3 +226,28 @@ def test_streaming_read_splits_a_large_file_and_delivers_each_row_once(
     assert query.exception() is None
     assert max(partitions) > 2, partitions
     assert sorted(ids) == list(range(ROWS))
+
+
+def test_a_read_smaller_than_the_cluster_runs_in_one_round(
+    spark: SparkSession, namespace: str
+) -> None:
+    """Files of 5, 3, 3 and 3 units: packed in turn into groups of half the total (7 units) they
+    would make three tasks, [5], [3, 3] and [3], a second round on two cores; dealt to the
+    lightest group they make two, [5, 3] and [3, 3]. Every row is read once either way."""
+    table = f"floe.{namespace}.uneven"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe")
+    start = 0
+    for rows in (5000, 3000, 3000, 3000):  # incompressible values: sizes follow the row counts
+        spark.sql(
+            f"INSERT INTO {table} SELECT id, sha2(CAST(id AS STRING), 256) "
+            f"FROM range({start}, {start + rows}, 1, 1)"
+        )
+        start += rows
+    files = spark.sql(f"SELECT file_size_in_bytes FROM {table}.files").collect()
+    sizes = sorted(r[0] for r in files)
+    assert len(sizes) == 4 and sizes[-1] + sizes[-2] > sum(sizes) / 2, sizes  # the case above
+    assert spark.sparkContext.defaultParallelism == 2  # the session's local[2]
+    df = spark.read.option("file-open-cost", "1").table(table)
+    per_task = df.rdd.glom().map(len).collect()
+    assert sorted(per_task) == [6000, 8000], per_task
+    assert sorted(r.id for r in df.select("id").collect()) == list(range(start))

@@ -19,7 +19,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * Packs the files of a read into input partitions as Spark packs the files of a plain Parquet scan:
  * files weigh their size but at least {@code open-file-cost}, a group holds at most
  * {@code min(split-size, max(open-file-cost, total weight / default parallelism))}, and files are
- * placed largest first, each in the current group or, when it is full, a new one. Many small files
+ * placed largest first, each in the current group or, when it is full, a new one. A read smaller
+ * than the cluster (total weight over default parallelism within {@code split-size}) is instead
+ * dealt into exactly as many groups as Spark's default parallelism, each file to the lightest
+ * group so far, so that it runs in one round of tasks. Many small files
  * so cost a few tasks, not one each, while a read smaller than the cluster still gets a task per
  * core. A file larger than a group is first cut into ranges of about a group each, at its row-group
  * starts ({@code split_offsets}) when known (see {@link FileSplits}), so that one large file is read
@@ -56,6 +59,12 @@ final class FilePacking {
       return new InputPartition[] {pieces.get(0)};
     }
     pieces.sort((a, b) -> Long.compare(b.bytesRead(), a.bytesRead()));
+    if (total / parallelism <= maxSize && pieces.size() > parallelism) {
+      InputPartition[] balanced = balanced(pieces, parallelism, openCost, maxSize);
+      if (balanced != null) {
+        return balanced;
+      }
+    }
     List<InputPartition> partitions = new ArrayList<>();
     List<FloeInputPartition> group = new ArrayList<>();
     long groupWeight = 0;
@@ -71,6 +80,39 @@ final class FilePacking {
     }
     partitions.add(toPartition(group));
     return partitions.toArray(new InputPartition[0]);
+  }
+
+  /**
+   * {@code pieces} (largest first) in exactly {@code tasks} groups, each piece going to the group
+   * that weighs least so far; null when a group would outweigh {@code maxSize}. For a read smaller
+   * than the cluster: packing in turn fills groups of a core's share and leaves the remainder
+   * to one more group, a second wave of a single task on a cluster with as many cores as groups
+   * (three tasks on two cores take two rounds, two take one).
+   */
+  private static InputPartition[] balanced(List<FloeInputPartition> pieces, int tasks, long openCost, long maxSize) {
+    List<List<FloeInputPartition>> groups = new ArrayList<>();
+    long[] weights = new long[tasks];
+    for (int i = 0; i < tasks; i++) {
+      groups.add(new ArrayList<>());
+    }
+    for (FloeInputPartition piece : pieces) {
+      int lightest = 0;
+      for (int i = 1; i < tasks; i++) {
+        if (weights[i] < weights[lightest]) {
+          lightest = i;
+        }
+      }
+      weights[lightest] = saturatedAdd(weights[lightest], Math.max(piece.bytesRead(), openCost));
+      if (weights[lightest] > maxSize) {
+        return null;
+      }
+      groups.get(lightest).add(piece);
+    }
+    InputPartition[] partitions = new InputPartition[tasks];
+    for (int i = 0; i < tasks; i++) {
+      partitions[i] = toPartition(groups.get(i));
+    }
+    return partitions;
   }
 
   /** The file of {@code task}, or its ranges when it is larger than a group (see {@link FileSplits}). */
