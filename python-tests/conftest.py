@@ -7,6 +7,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -141,6 +142,16 @@ def spark(
 #: The Spark setting up to which Floe reads a small scan on the driver (FloeLocalRead) instead of
 #: in a job; tests of the job's scan node (its metrics, partitioning, pruning) set it to 0.
 LOCAL_READ_ROWS = "spark.floe.read.local-max-rows"
+
+
+@contextmanager
+def spark_setting(spark: SparkSession, key: str, value: str) -> Iterator[None]:
+    """The session's Spark setting ``key`` is ``value`` inside the block, unset after it."""
+    spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        spark.conf.unset(key)
 
 
 @pytest.fixture

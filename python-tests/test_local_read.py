@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import LOCAL_READ_ROWS, scan_metrics, spark_jobs
+from conftest import LOCAL_READ_ROWS, scan_metrics, spark_jobs, spark_setting
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,11 +38,8 @@ def _run(spark: SparkSession, query: str | Callable[[], DataFrame]) -> tuple[lis
 
 def _with_jobs(spark: SparkSession, query: str) -> list[Any]:
     """The sorted rows of ``query`` read by a Spark job (the driver read turned off)."""
-    spark.conf.set(LOCAL_READ_ROWS, "0")
-    try:
+    with spark_setting(spark, LOCAL_READ_ROWS, "0"):
         rows, plan, _ = _run(spark, query)
-    finally:
-        spark.conf.unset(LOCAL_READ_ROWS)
     assert "BatchScan" in plan and "FloeLocalRead" not in plan, plan
     return rows
 
@@ -89,13 +86,10 @@ def test_the_scan_metrics_are_those_of_the_job(spark: SparkSession, table: str) 
     rows = local.collect()
     by_driver = scan_metrics(local, table)
     assert "FloeLocalRead" in local._jdf.queryExecution().executedPlan().toString()
-    spark.conf.set(LOCAL_READ_ROWS, "0")
-    try:
+    with spark_setting(spark, LOCAL_READ_ROWS, "0"):
         job = spark.sql(query)
         assert sorted(job.collect()) == sorted(rows)
         by_job = scan_metrics(job, table)
-    finally:
-        spark.conf.unset(LOCAL_READ_ROWS)
     assert {k: by_driver[k] for k in planning} == {k: by_job[k] for k in planning}, by_driver
     assert by_driver["resultDataFiles"] == 1 and by_driver["skippedDataFiles"] == 2, by_driver
     assert by_driver["resultDataBytes"] > 0 and by_driver["numOutputRows"] == len(rows) == 13
@@ -152,11 +146,8 @@ def test_limit_tail_iterator_aggregate_and_join(spark: SparkSession, table: str)
     query = f"SELECT p, count(*), sum(d) FROM {table} GROUP BY p"
     rows, plan, jobs = _run(spark, query)
     assert "FloeLocalAggregate" in plan and "FloeLocalRead" in plan and jobs == 0, plan
-    spark.conf.set(LOCAL_AGGREGATE_ROWS, "0")
-    try:
+    with spark_setting(spark, LOCAL_AGGREGATE_ROWS, "0"):
         rows_in_job, plan, jobs = _run(spark, query)
-    finally:
-        spark.conf.unset(LOCAL_AGGREGATE_ROWS)
     assert "FloeLocalRead" in plan and "FloeLocalAggregate" not in plan, plan
     assert "Exchange" not in plan and jobs == 1, plan
     assert rows == rows_in_job == _with_jobs(spark, query)
@@ -174,18 +165,12 @@ def test_scans_that_a_job_reads(spark: SparkSession, table: str) -> None:
         (LOCAL_READ_BYTES, "1000"),
         (LOCAL_READ_ROWS, "0"),
     ):
-        spark.conf.set(key, value)
-        try:
+        with spark_setting(spark, key, value):
             _, plan, jobs = _run(spark, query)
-        finally:
-            spark.conf.unset(key)
         assert "BatchScan" in plan and "FloeLocalRead" not in plan, (key, value, plan)
         assert jobs >= 1
-    spark.conf.set(LOCAL_READ_ROWS, "3000")  # all of the table's 3,000 rows fit
-    try:
+    with spark_setting(spark, LOCAL_READ_ROWS, "3000"):  # all of the table's 3,000 rows fit
         assert "FloeLocalRead" in _run(spark, query)[1]
-    finally:
-        spark.conf.unset(LOCAL_READ_ROWS)
     # a non-deterministic projection: Spark plans the whole read (its scan strategy takes the
     # projection, filter and scan together), as a job
     rows, plan, jobs = _run(spark, f"SELECT id, rand() AS r FROM {table} WHERE id < 10")
@@ -199,12 +184,9 @@ def test_scans_that_a_job_reads(spark: SparkSession, table: str) -> None:
 
 @pytest.mark.parametrize("value", ["many", "-1", "1.5"])
 def test_an_invalid_limit_names_the_setting(spark: SparkSession, table: str, value: str) -> None:
-    spark.conf.set(LOCAL_READ_ROWS, value)
-    try:
-        with pytest.raises(Exception, match=rf"spark\.floe\.read\.local-max-rows={value}"):
-            spark.sql(f"SELECT * FROM {table} WHERE id = 1").collect()
-    finally:
-        spark.conf.unset(LOCAL_READ_ROWS)
+    error = rf"spark\.floe\.read\.local-max-rows={value}"
+    with spark_setting(spark, LOCAL_READ_ROWS, value), pytest.raises(Exception, match=error):
+        spark.sql(f"SELECT * FROM {table} WHERE id = 1").collect()
     assert spark.sql(f"SELECT id FROM {table} WHERE id = 1").collect()[0][0] == 1
 
 
@@ -254,11 +236,8 @@ def test_other_aggregates_run_in_a_job(spark: SparkSession, table: str, query: s
     q = query.format(t=table)
     rows, plan, jobs = _run(spark, q)
     assert "FloeLocalAggregate" not in plan and jobs >= 1, plan
-    spark.conf.set(LOCAL_READ_ROWS, "0")
-    try:
+    with spark_setting(spark, LOCAL_READ_ROWS, "0"):
         assert rows == _run(spark, q)[0], q
-    finally:
-        spark.conf.unset(LOCAL_READ_ROWS)
 
 
 def test_aggregate_limits_deletes_and_a_parent_operator(spark: SparkSession, table: str) -> None:
@@ -270,25 +249,18 @@ def test_aggregate_limits_deletes_and_a_parent_operator(spark: SparkSession, tab
         (LOCAL_READ_BYTES, "1000", "BatchScan"),
         (LOCAL_READ_ROWS, "0", "BatchScan"),  # 0 turns every driver read off
     ):
-        spark.conf.set(key, value)
-        try:
+        with spark_setting(spark, key, value):
             rows, plan, _ = _run(spark, query)
-        finally:
-            spark.conf.unset(key)
         assert node in plan, (key, value, plan)
         if node != "FloeLocalAggregate":
             assert "FloeLocalAggregate" not in plan, (key, value, plan)
-    spark.conf.set(LOCAL_READ_ROWS, "10")  # a plain read's limit does not bound the aggregate's
-    try:
+    # a plain read's limit does not bound the aggregate's
+    with spark_setting(spark, LOCAL_READ_ROWS, "10"):
         assert "FloeLocalAggregate" in _run(spark, query)[1]
-    finally:
-        spark.conf.unset(LOCAL_READ_ROWS)
-    spark.conf.set(LOCAL_AGGREGATE_ROWS, "many")
-    try:
-        with pytest.raises(Exception, match=r"spark\.floe\.read\.local-aggregate-max-rows=many"):
+    for bad in ("many", "-1"):
+        error = rf"spark\.floe\.read\.local-aggregate-max-rows={bad}"
+        with spark_setting(spark, LOCAL_AGGREGATE_ROWS, bad), pytest.raises(Exception, match=error):
             spark.sql(query).collect()
-    finally:
-        spark.conf.unset(LOCAL_AGGREGATE_ROWS)
     # deletes (merge-on-read) and an older snapshot
     spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read')")
     first = spark.sql(f"SELECT snapshot_id FROM {table}.snapshots").collect()[0][0]
@@ -369,12 +341,9 @@ def test_a_grouped_decimal_sum_past_its_precision_is_null_as_in_a_job(
     big = "9" + "0" * 37
     spark.sql(f"INSERT INTO {table} VALUES (1, {big}), (1, {big}), (1, -{big}), (2, 5)")
     query = f"SELECT k, sum(v) FROM {table} GROUP BY k"
-    spark.conf.set("spark.sql.ansi.enabled", "false")
-    try:
+    with spark_setting(spark, "spark.sql.ansi.enabled", "false"):
         rows, plan, _ = _run(spark, query)
         job = _with_jobs(spark, query)
-    finally:
-        spark.conf.unset("spark.sql.ansi.enabled")
     assert "FloeLocalAggregate" in plan, plan
     assert rows == job == [(1, None), (2, Decimal(5))], (rows, job)
 
@@ -387,12 +356,9 @@ def test_an_aggregate_overflow_fails_as_in_a_job(spark: SparkSession, namespace:
     spark.sql(f"INSERT INTO {table} VALUES ({2**63 - 1}), ({2**63 - 1}), (1)")
     rows, plan, _ = _run(spark, f"SELECT try_sum(v), max(v) FROM {table} WHERE v > 0")
     assert "FloeLocalAggregate" in plan and rows == [(None, 2**63 - 1)], plan
-    spark.conf.set("spark.sql.ansi.enabled", "true")  # Spark 4's default
-    try:
-        with pytest.raises(Exception, match=r"(?i)overflow"):
-            spark.sql(f"SELECT sum(v) FROM {table} WHERE v > 0").collect()
-    finally:
-        spark.conf.unset("spark.sql.ansi.enabled")
+    ansi = spark_setting(spark, "spark.sql.ansi.enabled", "true")  # Spark 4's default
+    with ansi, pytest.raises(Exception, match=r"(?i)overflow"):
+        spark.sql(f"SELECT sum(v) FROM {table} WHERE v > 0").collect()
 
 
 def test_row_level_operations_still_scan_with_a_job(spark: SparkSession, table: str) -> None:
@@ -427,14 +393,12 @@ def test_a_small_dimension_read_on_the_driver_still_prunes_the_fact_at_runtime(
     spark.sql(f"CREATE TABLE {dim} (day INT, flag STRING) USING floe")
     spark.sql(f"INSERT INTO {dim} SELECT id, IF(id IN (2, 5), 'x', 'y') FROM range(8)")
     query = f"SELECT f.id, f.day FROM {fact} f JOIN {dim} d ON f.day = d.day WHERE d.flag = 'x'"
-    spark.conf.set(LOCAL_READ_ROWS, "100")  # the dimension's 8 rows: yes; the fact's 4,000: no
-    try:
+    # the dimension's 8 rows are read on the driver; the fact's 4,000 are not
+    with spark_setting(spark, LOCAL_READ_ROWS, "100"):
         df = spark.sql(query)
         rows = sorted(tuple(r) for r in df.collect())
         plan = df._jdf.queryExecution().executedPlan().toString()
         metrics = scan_metrics(df, fact)
-    finally:
-        spark.conf.unset(LOCAL_READ_ROWS)
     assert rows == [(i, i % 8) for i in range(4000) if i % 8 in (2, 5)]
     assert "FloeLocalRead" in plan and "dynamicpruningexpression(true)" not in plan, plan
     assert "dynamicpruningexpression" in plan, plan
@@ -459,3 +423,11 @@ def test_odd_table_and_column_names(spark: SparkSession, namespace: str) -> None
         "WHERE `日付` = DATE '2024-01-02' AND `a b` < 20 AND `x.y` LIKE 'v1%'",
     )
     assert sorted(r[0] for r in rows) == [1, 10, 13, 16, 19]
+    # and grouped on the driver, by the Unicode-named partition column
+    aggregate = (
+        f"SELECT `日付`, count(*) AS `n n`, sum(`tick``s`), max(`x.y`) FROM {table} "
+        "WHERE `a b` >= 10 GROUP BY `日付`"
+    )
+    rows, plan, jobs = _run(spark, aggregate)
+    assert "FloeLocalAggregate" in plan and jobs == 0, plan
+    assert rows == _with_jobs(spark, aggregate) and sum(r[1] for r in rows) == 190

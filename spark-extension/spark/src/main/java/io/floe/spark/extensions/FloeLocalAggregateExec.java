@@ -25,10 +25,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.DeclarativeAggregate;
-import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
-import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
 import org.apache.spark.sql.execution.SparkPlan;
-import scala.Tuple2;
 import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
@@ -43,7 +40,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * needs it, as the read's rows stream by (none is kept); a parent operator gets it as one
  * partition, computed by one task.
  */
-public final class FloeLocalAggregateExec extends SparkPlan {
+public final class FloeLocalAggregateExec extends DriverResultExec {
   private final Seq<NamedExpression> grouping;
   private final Seq<AggregateExpression> functions;
   private final Seq<NamedExpression> results;
@@ -55,7 +52,6 @@ public final class FloeLocalAggregateExec extends SparkPlan {
    * an aggregate's argument changes the class.
    */
   private static final long COMPILE_ABOVE = 200_000L;
-  private transient volatile InternalRow[] rows = null;
 
   /**
    * {@code results} (over the grouping attributes and the functions' result attributes, as
@@ -91,11 +87,6 @@ public final class FloeLocalAggregateExec extends SparkPlan {
   }
 
   @Override
-  public Partitioning outputPartitioning() {
-    return SinglePartition$.MODULE$;
-  }
-
-  @Override
   public String simpleString(int maxFields) {
     var util = org.apache.spark.sql.catalyst.util.package$.MODULE$;
     return "FloeLocalAggregate keys=" + util.truncatedString(grouping, "[", ", ", "]", maxFields) + ", functions="
@@ -114,53 +105,23 @@ public final class FloeLocalAggregateExec extends SparkPlan {
       return context.parallelize(Arrays.asList(rows()), 1).rdd();
     }
     TaskAggregate task = new TaskAggregate(aggregation(), read.source());
-    read.postDriverRead(0);
+    read.postScanMetrics();
     return context.parallelize(List.of(0), 1).mapPartitions(task).rdd();
   }
 
+  /** The result, computed on the driver; the input rows stream by and are not kept. */
   @Override
-  public InternalRow[] executeCollect() {
-    return rows().clone();
-  }
-
-  @Override
-  public InternalRow[] executeTake(int n) {
-    InternalRow[] all = rows();
-    return Arrays.copyOf(all, Math.min(Math.max(n, 0), all.length));
-  }
-
-  @Override
-  public InternalRow[] executeTail(int n) {
-    InternalRow[] all = rows();
-    return Arrays.copyOfRange(all, Math.max(0, all.length - Math.max(n, 0)), all.length);
-  }
-
-  @Override
-  public scala.collection.Iterator<InternalRow> executeToIterator() {
-    return CollectionConverters.asScala(Arrays.asList(rows()).iterator());
-  }
-
-  @Override
-  public Tuple2<Object, scala.collection.Iterator<InternalRow>> executeCollectIterator() {
-    InternalRow[] all = rows();
-    return new Tuple2<>((long) all.length, CollectionConverters.asScala(Arrays.asList(all).iterator()));
-  }
-
-  /** The result, computed on the driver at the first call; the input rows are not kept. */
-  private synchronized InternalRow[] rows() {
-    if (rows == null) {
-      Fold fold = aggregation().fold();
-      if (child instanceof FloeLocalReadExec read) {
-        read.source().forEach(fold::add);
-        read.postDriverRead(fold.inputRows);
-      } else {
-        for (InternalRow row : child.executeCollect()) {
-          fold.add(row);
-        }
+  protected InternalRow[] compute() {
+    Fold fold = aggregation().fold();
+    if (child instanceof FloeLocalReadExec read) {
+      read.source().forEach(fold::add);
+      read.postDriverRead(fold.inputRows);
+    } else {
+      for (InternalRow row : child.executeCollect()) {
+        fold.add(row);
       }
-      rows = fold.result();
     }
-    return rows;
+    return fold.result();
   }
 
   private Aggregation aggregation() {
@@ -194,6 +155,7 @@ public final class FloeLocalAggregateExec extends SparkPlan {
     private final int resultFields;
     private final boolean grouped;
     private final Map<UnsafeRow, InternalRow> groups = new LinkedHashMap<>();
+    private final InternalRow single; // the one group's buffer without grouping, else null
     private final InternalRow empty = new GenericInternalRow(0);
     private final JoinedRow joined = new JoinedRow();
     private MutableProjection fold;
@@ -246,6 +208,10 @@ public final class FloeLocalAggregateExec extends SparkPlan {
       if (unsafeBuffer != null) {
         unsafeBuffer.initialize(0);
       }
+      single = grouped ? null : newBuffer(); // one row even for no input (count(*) is 0)
+      if (single != null) {
+        groups.put(key.apply(empty).copy(), single);
+      }
     }
 
     /** Folds {@code row} (a row of the input, valid for as long as the fold) in; always true. */
@@ -255,11 +221,14 @@ public final class FloeLocalAggregateExec extends SparkPlan {
         fold = projection(update, updateInput, true);
         compiled = true;
       }
-      UnsafeRow k = key.apply(row);
-      InternalRow state = groups.get(k);
+      InternalRow state = single;
       if (state == null) {
-        state = newBuffer();
-        groups.put(k.copy(), state);
+        UnsafeRow k = key.apply(row);
+        state = groups.get(k);
+        if (state == null) {
+          state = newBuffer();
+          groups.put(k.copy(), state);
+        }
       }
       fold.target(state).apply(joined.apply(state, row));
       return true;
@@ -272,9 +241,6 @@ public final class FloeLocalAggregateExec extends SparkPlan {
     }
 
     InternalRow[] result() {
-      if (groups.isEmpty() && !grouped) {
-        groups.put(key.apply(empty).copy(), newBuffer());
-      }
       List<InternalRow> out = new ArrayList<>(groups.size());
       for (Map.Entry<UnsafeRow, InternalRow> group : groups.entrySet()) {
         InternalRow values = new GenericInternalRow(resultFields);

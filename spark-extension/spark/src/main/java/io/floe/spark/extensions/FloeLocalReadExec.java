@@ -4,7 +4,6 @@ import io.floe.spark.source.DriverRead;
 import io.floe.spark.source.FloeScan;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -20,8 +19,6 @@ import org.apache.spark.sql.catalyst.expressions.InterpretedUnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.Predicate;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
-import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
-import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -31,7 +28,6 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.apache.spark.sql.execution.metric.SQLMetrics;
 import scala.Option;
-import scala.Tuple2;
 import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Map;
 import scala.collection.immutable.Seq;
@@ -45,13 +41,12 @@ import scala.runtime.AbstractPartialFunction;
  * it as {@code FloeLocalRead} with the scan's description. The rows are read once per plan, from
  * the snapshot the scan was planned on, at the first call that needs them.
  */
-public final class FloeLocalReadExec extends SparkPlan {
+public final class FloeLocalReadExec extends DriverResultExec {
   private final Seq<Attribute> output;
   private final transient FloeScan scan;
   private final Seq<Attribute> scanOutput;
   private final Option<Expression> condition;
   private final Seq<NamedExpression> projectList;
-  private transient volatile InternalRow[] rows = null;
   private transient Map<String, SQLMetric> metrics = null;
 
   /**
@@ -88,12 +83,6 @@ public final class FloeLocalReadExec extends SparkPlan {
   @Override
   public SparkPlan withNewChildrenInternal(IndexedSeq<SparkPlan> newChildren) {
     return this;
-  }
-
-  /** One partition (see {@link #doExecute}): an aggregate or join above needs no shuffle for this side. */
-  @Override
-  public Partitioning outputPartitioning() {
-    return SinglePartition$.MODULE$;
   }
 
   /**
@@ -149,7 +138,7 @@ public final class FloeLocalReadExec extends SparkPlan {
   @Override
   public RDD<InternalRow> doExecute() {
     TaskRead read = new TaskRead(source(), longMetric("numOutputRows"));
-    postDriverMetrics(List.of());
+    postScanMetrics();
     return JavaSparkContext.fromSparkContext(sparkContext()).parallelize(List.of(0), 1).mapPartitions(read).rdd();
   }
 
@@ -161,6 +150,11 @@ public final class FloeLocalReadExec extends SparkPlan {
     return new Source(reading(), scan.createReaderFactory(), scan.planInputPartitions());
   }
 
+  /** Posts the scan's planning metrics (for a read done by a task, which reports its rows). */
+  void postScanMetrics() {
+    postDriverMetrics(List.of());
+  }
+
   /** Records a driver read of {@code rows} output rows in the node's and the scan's metrics. */
   void postDriverRead(long rows) {
     SQLMetric numOutputRows = longMetric("numOutputRows");
@@ -168,42 +162,16 @@ public final class FloeLocalReadExec extends SparkPlan {
     postDriverMetrics(List.of(numOutputRows));
   }
 
-  @Override
-  public InternalRow[] executeCollect() {
-    return rows().clone();
-  }
-
+  /** A take before the rows are read reads only as many. */
   @Override
   public InternalRow[] executeTake(int n) {
-    InternalRow[] read = rows;
-    if (read != null) {
-      return Arrays.copyOf(read, Math.min(n, read.length));
-    }
-    return readOnDriver(n);
+    InternalRow[] read = computed();
+    return read != null ? super.executeTake(n) : readOnDriver(n);
   }
 
   @Override
-  public InternalRow[] executeTail(int n) {
-    InternalRow[] all = rows();
-    return Arrays.copyOfRange(all, Math.max(0, all.length - n), all.length);
-  }
-
-  @Override
-  public scala.collection.Iterator<InternalRow> executeToIterator() {
-    return CollectionConverters.asScala(Arrays.asList(rows()).iterator());
-  }
-
-  @Override
-  public Tuple2<Object, scala.collection.Iterator<InternalRow>> executeCollectIterator() {
-    InternalRow[] all = rows();
-    return new Tuple2<>((long) all.length, CollectionConverters.asScala(Arrays.asList(all).iterator()));
-  }
-
-  private synchronized InternalRow[] rows() {
-    if (rows == null) {
-      rows = readOnDriver(Integer.MAX_VALUE);
-    }
-    return rows;
+  protected InternalRow[] compute() {
+    return readOnDriver(Integer.MAX_VALUE);
   }
 
   /** The filter and projection, bound to the rows the scan reads. */

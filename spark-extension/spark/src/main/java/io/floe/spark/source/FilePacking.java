@@ -8,6 +8,7 @@ import io.floe.format.table.TableView;
 import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.function.Function;
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.SparkSession;
@@ -92,21 +93,21 @@ final class FilePacking {
   private static InputPartition[] balanced(List<FloeInputPartition> pieces, int tasks, long openCost, long maxSize) {
     List<List<FloeInputPartition>> groups = new ArrayList<>();
     long[] weights = new long[tasks];
+    // the lightest group first (ties: the lower index), so each placement costs log(tasks)
+    PriorityQueue<Integer> lightest = new PriorityQueue<>(tasks,
+        (a, b) -> weights[a] != weights[b] ? Long.compare(weights[a], weights[b]) : Integer.compare(a, b));
     for (int i = 0; i < tasks; i++) {
       groups.add(new ArrayList<>());
+      lightest.add(i);
     }
     for (FloeInputPartition piece : pieces) {
-      int lightest = 0;
-      for (int i = 1; i < tasks; i++) {
-        if (weights[i] < weights[lightest]) {
-          lightest = i;
-        }
-      }
-      weights[lightest] = saturatedAdd(weights[lightest], Math.max(piece.bytesRead(), openCost));
-      if (weights[lightest] > maxSize) {
+      int group = lightest.poll();
+      weights[group] = saturatedAdd(weights[group], Math.max(piece.bytesRead(), openCost));
+      if (weights[group] > maxSize) {
         return null;
       }
-      groups.get(lightest).add(piece);
+      groups.get(group).add(piece);
+      lightest.add(group);
     }
     InputPartition[] partitions = new InputPartition[tasks];
     for (int i = 0; i < tasks; i++) {
