@@ -251,3 +251,25 @@ def test_a_read_smaller_than_the_cluster_runs_in_one_round(
     per_task = df.rdd.glom().map(len).collect()
     assert sorted(per_task) == [6000, 8000], per_task
     assert sorted(r.id for r in df.select("id").collect()) == list(range(start))
+
+
+def test_a_read_of_several_rounds_fills_every_round(spark: SparkSession, namespace: str) -> None:
+    """Twelve files of about one unit each, groups of at most 5.5 units, two cores: packed in turn
+    they would make three tasks, [5], [5] and [2], the third a round of its own; a read of two
+    rounds is dealt into four groups instead, [3], [3], [3] and [3], two full rounds of less work
+    each. Every row is read once either way."""
+    table = f"floe.{namespace}.rounds"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe")
+    for i in range(12):  # incompressible values: the files are about the same size
+        spark.sql(
+            f"INSERT INTO {table} SELECT id, sha2(CAST(id AS STRING), 256) "
+            f"FROM range({i * 1000}, {(i + 1) * 1000}, 1, 1)"
+        )
+    sizes = [r[0] for r in spark.sql(f"SELECT file_size_in_bytes FROM {table}.files").collect()]
+    split = int(max(sizes) * 5.5)
+    assert len(sizes) == 12 and 6 * min(sizes) > split, sizes  # five files fit a group, six do not
+    assert spark.sparkContext.defaultParallelism == 2  # the session's local[2]
+    df = spark.read.options(**{"file-open-cost": "1", "split-size": str(split)}).table(table)
+    per_task = df.rdd.glom().map(len).collect()
+    assert per_task == [3000] * 4, per_task
+    assert sorted(r.id for r in df.select("id").collect()) == list(range(12_000))

@@ -17,17 +17,22 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * Packs the files of a read into input partitions as Spark packs the files of a plain Parquet scan:
- * files weigh their size but at least {@code open-file-cost}, a group holds at most
- * {@code min(split-size, max(open-file-cost, total weight / default parallelism))}, and files are
- * placed largest first, each in the current group or, when it is full, a new one. A read smaller
- * than the cluster (total weight over default parallelism within {@code split-size}) is instead
- * dealt into exactly as many groups as Spark's default parallelism, each file to the lightest
- * group so far, so that it runs in one round of tasks. Many small files
- * so cost a few tasks, not one each, while a read smaller than the cluster still gets a task per
- * core. A file larger than a group is first cut into ranges of about a group each, at its row-group
- * starts ({@code split_offsets}) when known (see {@link FileSplits}), so that one large file is read
- * by all cores, as Spark splits a plain Parquet file. Sizes come from the read options {@code split-size} and {@code file-open-cost}, the table
+ * Packs the files of a read into input partitions so that the tasks fill whole rounds of the
+ * cluster's cores. Files weigh their size but at least {@code open-file-cost}. The read takes
+ * {@code rounds = ceil(total weight / (default parallelism x split-size))} rounds of tasks, at
+ * least one, and a group holds about one task's share of the weight, {@code max(open-file-cost,
+ * total weight / (rounds x default parallelism))}, never more than {@code split-size}. The files,
+ * largest first, are dealt into exactly {@code rounds x default parallelism} groups, each file to
+ * the lightest group so far, so that every round keeps every core busy. Packed in turn into groups
+ * of {@code split-size}, as Spark packs the files of a plain Parquet scan, a read of 1.5 splits per
+ * core on two cores makes three tasks: two rounds of a full split each, the second on one core.
+ * Dealt into four groups, it takes two rounds of 0.75 split. When dealing would put more than
+ * {@code split-size} in a group (a few large files), or when there are fewer files than groups, the
+ * files are packed in turn instead, each in the current group or, when it is full, a new one. Many
+ * small files so cost a few tasks, not one each. A file larger than a group is first cut into
+ * ranges of about a group each, at its row-group starts ({@code split_offsets}) when known (see
+ * {@link FileSplits}), so that one large file is read by all cores, as Spark splits a plain Parquet
+ * file. Sizes come from the read options {@code split-size} and {@code file-open-cost}, the table
  * properties {@code read.split.target-size} and {@code read.split.open-file-cost}, or Spark's
  * {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes}. Used by
  * the batch scan and the streaming source alike.
@@ -51,7 +56,9 @@ final class FilePacking {
       total = saturatedAdd(total, Math.max(t.file().fileSizeInBytes(), openCost));
     }
     int parallelism = Math.max(1, spark.sparkContext().defaultParallelism());
-    long groupSize = Math.max(1, Math.min(maxSize, Math.max(openCost, total / parallelism)));
+    long rounds = Math.max(1, ceilDiv(total, saturatedMultiply(maxSize, parallelism)));
+    long tasks = saturatedMultiply(rounds, parallelism);
+    long groupSize = Math.max(1, Math.min(maxSize, Math.max(openCost, ceilDiv(total, tasks))));
     List<FloeInputPartition> pieces = new ArrayList<>();
     for (FileScanTask t : files) {
       pieces.addAll(split(FloeInputPartition.of(t, partitionRow.apply(t)), t, groupSize, openCost));
@@ -60,8 +67,8 @@ final class FilePacking {
       return new InputPartition[] {pieces.get(0)};
     }
     pieces.sort((a, b) -> Long.compare(b.bytesRead(), a.bytesRead()));
-    if (total / parallelism <= maxSize && pieces.size() > parallelism) {
-      InputPartition[] balanced = balanced(pieces, parallelism, openCost, maxSize);
+    if (pieces.size() > tasks) {
+      InputPartition[] balanced = balanced(pieces, (int) tasks, openCost, maxSize);
       if (balanced != null) {
         return balanced;
       }
@@ -85,10 +92,10 @@ final class FilePacking {
 
   /**
    * {@code pieces} (largest first) in exactly {@code tasks} groups, each piece going to the group
-   * that weighs least so far; null when a group would outweigh {@code maxSize}. For a read smaller
-   * than the cluster: packing in turn fills groups of a core's share and leaves the remainder
-   * to one more group, a second wave of a single task on a cluster with as many cores as groups
-   * (three tasks on two cores take two rounds, two take one).
+   * that weighs least so far; null when a group would outweigh {@code maxSize}. Packing in turn
+   * fills groups of a task's share and leaves the remainder to one more group, a round of its own
+   * on a cluster whose cores the other groups fill exactly (three tasks on two cores take two
+   * rounds, two take one; seven take four, six take three).
    */
   private static InputPartition[] balanced(List<FloeInputPartition> pieces, int tasks, long openCost, long maxSize) {
     List<List<FloeInputPartition>> groups = new ArrayList<>();
@@ -132,6 +139,16 @@ final class FilePacking {
 
   private static InputPartition toPartition(List<FloeInputPartition> group) {
     return group.size() == 1 ? group.get(0) : new FloeCombinedInputPartition(group);
+  }
+
+  /** {@code a / b} rounded up, for positive {@code b} and non-negative {@code a}. */
+  private static long ceilDiv(long a, long b) {
+    return a / b + (a % b == 0 ? 0 : 1);
+  }
+
+  private static long saturatedMultiply(long a, long b) {
+    long product = a * b;
+    return a != 0 && (product / a != b || product < 0) ? Long.MAX_VALUE : product; // both are non-negative
   }
 
   private static long saturatedAdd(long a, long b) {
