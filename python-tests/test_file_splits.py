@@ -97,6 +97,20 @@ def test_huge_split_options_read_every_row(spark: SparkSession, namespace: str) 
         assert sorted(r.id for r in df.collect()) == [0, 1, 2], options
 
 
+def test_tiny_split_options_read_every_row_once(spark: SparkSession, namespace: str) -> None:
+    """A split size of one byte asks for more rounds of tasks than there are bytes: the files are
+    then one task each (one per row group when they hold several), and every row is read once."""
+    table = f"floe.{namespace}.tiny"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT) USING floe")
+    for i in range(5):
+        spark.sql(f"INSERT INTO {table} VALUES ({i}), ({i + 100})")
+    files = spark.sql(f"SELECT count(*) FROM {table}.files").collect()[0][0]
+    for options in ({"split-size": "1"}, {"split-size": "1", "file-open-cost": "1"}):
+        df = spark.read.options(**options).table(table)
+        assert df.rdd.getNumPartitions() == files, options  # one row group per file
+        assert sorted(r.id for r in df.collect()) == [*range(5), *range(100, 105)], options
+
+
 def test_invalid_split_property_of_an_iceberg_table_names_the_property(
     spark: SparkSession, iceberg: str, namespace: str
 ) -> None:

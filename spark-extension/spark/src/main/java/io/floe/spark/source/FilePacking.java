@@ -27,15 +27,15 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * of {@code split-size}, as Spark packs the files of a plain Parquet scan, a read of 1.5 splits per
  * core on two cores makes three tasks: two rounds of a full split each, the second on one core.
  * Dealt into four groups, it takes two rounds of 0.75 split. When dealing would put more than
- * {@code split-size} in a group (a few large files), or when there are fewer files than groups, the
- * files are packed in turn instead, each in the current group or, when it is full, a new one. Many
- * small files so cost a few tasks, not one each. A file larger than a group is first cut into
- * ranges of about a group each, at its row-group starts ({@code split_offsets}) when known (see
- * {@link FileSplits}), so that one large file is read by all cores, as Spark splits a plain Parquet
- * file. Sizes come from the read options {@code split-size} and {@code file-open-cost}, the table
- * properties {@code read.split.target-size} and {@code read.split.open-file-cost}, or Spark's
- * {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes}. Used by
- * the batch scan and the streaming source alike.
+ * {@code split-size} in a group (a few large files), or when there are no more files (and ranges of
+ * files) than groups, the files are packed in turn instead, each in the current group or, when it
+ * is full, a new one. Many small files so cost a few tasks, not one each. A file larger than a
+ * group is first cut into ranges of about a group each, at its row-group starts ({@code
+ * split_offsets}) when known (see {@link FileSplits}), so that one large file is read by all cores,
+ * as Spark splits a plain Parquet file. Sizes come from the read options {@code split-size} and
+ * {@code file-open-cost}, the table properties {@code read.split.target-size} and {@code
+ * read.split.open-file-cost}, or Spark's {@code spark.sql.files.maxPartitionBytes} and {@code
+ * spark.sql.files.openCostInBytes}. Used by the batch scan and the streaming source alike.
  */
 final class FilePacking {
   private FilePacking() {}
@@ -147,8 +147,11 @@ final class FilePacking {
   }
 
   private static long saturatedMultiply(long a, long b) {
-    long product = a * b;
-    return a != 0 && (product / a != b || product < 0) ? Long.MAX_VALUE : product; // both are non-negative
+    try {
+      return Math.multiplyExact(a, b);
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE; // both are non-negative
+    }
   }
 
   private static long saturatedAdd(long a, long b) {
