@@ -1,5 +1,7 @@
 """Skipping inside data files: a query's filters let Parquet skip the pages (column index) and
-row groups (statistics) of a data file where no row can match, as Spark's own Parquet source does.
+row groups (statistics) of a data file where no row can match, as Spark's own Parquet source does;
+then the reader drops the rows that fail an ``=`` or ``IN`` filter on a top-level integer or
+string column before they reach Spark.
 
 Spark still evaluates every filter on the rows read, so skipping only changes how many rows the
 scan returns, which its ``numOutputRows`` metric shows; the answers are compared with the same
@@ -80,17 +82,57 @@ def test_a_selective_filter_reads_only_the_pages_that_can_match(
         )
         assert rows == expected and rows, where
         assert scanned <= 2_000 + len(rows), (where, scanned)  # whole pages, never the file
-    # Parquet's own switch turns page skipping off (the file is one row group)
+    # Parquet's own switch turns page skipping off (the file is one row group); a range is not
+    # checked row by row in the reader (see the test below), so every row comes back
     spark.sql("SET parquet.filter.columnindex.enabled=false")
     try:
-        rows, scanned = scanned_rows(spark.sql(f"SELECT id FROM {table} WHERE id = 12345"))
-        assert rows == [(12345,)] and scanned == ROWS
+        rows, scanned = scanned_rows(spark.sql(f"SELECT id FROM {table} WHERE id BETWEEN 7 AND 8"))
+        assert rows == [(7,), (8,)] and scanned == ROWS
     finally:
         spark.sql("RESET parquet.filter.columnindex.enabled")
     # a filter no page can rule out reads every row; no filter too
     total = 7 * ROWS * (ROWS - 1) // 2
     rows, scanned = scanned_rows(spark.sql(f"SELECT count(*), sum(v) FROM {table} WHERE s <> 'x'"))
     assert rows == [(ROWS, total)] and scanned == ROWS, scanned
+
+
+def test_equality_and_in_filters_drop_failing_rows_in_the_reader(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"floe.{namespace}.r"
+    # k in a scrambled order, so no page can be skipped; c has 3 values (dictionary-encoded)
+    spark.sql(f"CREATE TABLE {table} (k BIGINT, i INT, s STRING, c STRING) TBLPROPERTIES ({PROPS})")
+    spark.range(ROWS).selectExpr(
+        "(id * 7919) % 20011 AS k",
+        "CASE WHEN id % 10 = 0 THEN NULL ELSE CAST(id AS INT) END AS i",
+        "concat('s', id) AS s",
+        "element_at(array('red', 'green', 'blue'), CAST(id % 3 AS INT) + 1) AS c",
+    ).repartition(1).writeTo(table).append()
+    spark.table(table).createOrReplaceTempView("rows_expected")
+    for where, decided in (
+        ("k = 7919", None),
+        ("k IN (0, 7919, 15838, 20010, 99999)", None),
+        ("i IN (5, 10, 11, NULL)", None),  # i is NULL where id % 10 = 0, so 10 never matches
+        ("s = 's123'", None),
+        ("s IN ('s1', 's22', 'nope', 's19999')", None),
+        ("k <=> 7919", None),
+        ("c = 'green' AND k < 100", "c = 'green'"),  # the reader checks only c = 'green'
+    ):
+        rows, scanned = scanned_rows(spark.sql(f"SELECT * FROM {table} WHERE {where}"))
+        expected = sorted(
+            tuple(r) for r in spark.sql(f"SELECT * FROM rows_expected WHERE {where}").collect()
+        )
+        assert rows == expected and rows, where
+        want = spark.sql(f"SELECT count(*) FROM rows_expected WHERE {decided or where}").first()
+        assert want is not None and scanned == want[0], (where, scanned, want)
+    # filters it cannot decide row by row return every row to Spark, which filters them
+    for where in ("k = 7919 OR s = 's5'", "NOT (k IN (1, 2))", "k + 1 = 7920", "upper(s) = 'S5'"):
+        rows, scanned = scanned_rows(spark.sql(f"SELECT k FROM {table} WHERE {where}"))
+        expected = sorted(
+            tuple(r) for r in spark.sql(f"SELECT k FROM rows_expected WHERE {where}").collect()
+        )
+        assert rows == expected and rows, where
+        assert scanned == ROWS, (where, scanned)
 
 
 def test_renamed_and_reused_column_names_never_skip_matching_rows(

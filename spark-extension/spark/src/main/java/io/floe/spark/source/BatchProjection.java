@@ -85,6 +85,7 @@ final class BatchProjection implements AutoCloseable {
   private final RoaringPositionBitmap.Cursor deletedCursor;
   private final LongPredicate isDeleted;
   private final EqualityDeleteFilter equalityDeletes;
+  private final BatchValueFilter valueFilter;
   private ColumnVector[] boundVectors;
   private boolean compactable; // every requested file column can be compacted in place
   private ColumnarBatch passThrough;
@@ -94,19 +95,22 @@ final class BatchProjection implements AutoCloseable {
   BatchProjection(
       StructType readSchema, String location, Map<String, Object> constants, int capacity,
       LongPredicate isDeleted) {
-    this(readSchema, location, constants, capacity, null, isDeleted, null, List.of());
+    this(readSchema, location, constants, capacity, null, isDeleted, null, List.of(), null);
   }
 
   /**
    * {@code deletedPositions}: the file's deleted row positions (null: none);
    * {@code isDeleted}: more deleted positions, probed per row (null: none);
    * {@code equalityColumns} and {@code equalitySets}: the key columns (with field ids, nested ones in
-   * pruned structs) and the sets of the equality deletes that apply (null / empty: none).
+   * pruned structs) and the sets of the equality deletes that apply (null / empty: none);
+   * {@code filters}: the query's filters, which Spark still evaluates on the rows returned (null:
+   * none): rows that certainly fail their {@code =} and {@code IN} terms are left out too (see
+   * {@link BatchValueFilter}).
    */
   BatchProjection(
       StructType readSchema, String location, Map<String, Object> constants, int capacity,
       RoaringPositionBitmap deletedPositions, LongPredicate isDeleted, StructType equalityColumns,
-      List<EqualityDeleteSet> equalitySets) {
+      List<EqualityDeleteSet> equalitySets, org.apache.spark.sql.sources.Filter[] filters) {
     this.deletedPositions = deletedPositions != null && !deletedPositions.isEmpty() ? deletedPositions : null;
     this.isDeleted = isDeleted;
     this.rowIds = new int[capacity];
@@ -156,6 +160,7 @@ final class BatchProjection implements AutoCloseable {
     this.dataSchema = read;
     this.positions = pos;
     this.equalityDeletes = equality ? new EqualityDeleteFilter(equalitySets, read, capacity) : null;
+    this.valueFilter = BatchValueFilter.of(filters, data);
   }
 
   private static void checkType(StructField field, org.apache.spark.sql.types.DataType expected) {
@@ -232,7 +237,7 @@ final class BatchProjection implements AutoCloseable {
         }
       }
     }
-    if ((isDeleted != null || equalityDeletes != null) && live > 0) {
+    if ((isDeleted != null || equalityDeletes != null || valueFilter != null) && live > 0) {
       boolean identity = runs < 0 && !listed;
       if (runs >= 0) {
         rowIdsOf(runs);
@@ -250,6 +255,13 @@ final class BatchProjection implements AutoCloseable {
       }
       if (equalityDeletes != null && live > 0) {
         int left = equalityDeletes.apply(live, rowIds, identity);
+        if (left >= 0) {
+          live = left;
+          identity = false;
+        }
+      }
+      if (valueFilter != null && live > 0) {
+        int left = valueFilter.apply(live, rowIds, identity);
         if (left >= 0) {
           live = left;
           identity = false;
@@ -384,6 +396,9 @@ final class BatchProjection implements AutoCloseable {
       if (sources[i] >= 0 && !canCompact(raw.column(sources[i]))) {
         compactable = false;
       }
+    }
+    if (valueFilter != null) {
+      valueFilter.bind(raw);
     }
     if (equalityDeletes != null) {
       equalityDeletes.bind(raw);

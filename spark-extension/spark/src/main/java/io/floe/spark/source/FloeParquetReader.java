@@ -79,6 +79,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private final String nameMappingJson;
   private final String tableName;
   private final org.apache.spark.sql.sources.Filter[] skipFilters;
+  private final ParquetReadConf.Copies confCopies;
   private VectorizedParquetRecordReader reader;
   private long nextPosition;
   private ColumnarBatch current;
@@ -96,8 +97,10 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     this.nameMappingJson = builder.nameMappingJson;
     this.tableName = builder.tableName;
     this.skipFilters = builder.skipFilters;
+    this.confCopies = builder.confCopies;
     this.projection = new BatchProjection(builder.readSchema, location, builder.constants, batchSize,
-        builder.deletedPositions, builder.isDeleted, builder.equalityColumns, builder.equalitySets);
+        builder.deletedPositions, builder.isDeleted, builder.equalityColumns, builder.equalitySets,
+        builder.skipFilters);
   }
 
   /** Starts a reader for the data file at {@code location} (a URI or path string). */
@@ -180,7 +183,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     Path path = new Path(location);
     // skipping row groups and pages would shift the positions deletes and _pos count
     ParquetReadConf file = ParquetReadConf.open(path, start, length, projection.dataSchema(), conf,
-        this::nameMapping, projection.needsPositions() ? null : skipFilters);
+        this::nameMapping, projection.needsPositions() ? null : skipFilters, confCopies);
     try {
       if (projection.needsPositions() && file.firstRowPosition() < 0) {
         throw new IOException("Cannot count row positions in " + location
@@ -215,13 +218,30 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     }
   }
 
+  /**
+   * The table's name mappings parsed, by their JSON: a read of many files without field ids parses
+   * its mapping once.
+   */
+  private static final Map<String, NameMapping> PARSED_MAPPINGS = java.util.Collections.synchronizedMap(
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, NameMapping> eldest) {
+          return size() > 8;
+        }
+      });
+
   /** The table's name mapping, or null; parsed only for a file without field ids. */
   private NameMapping nameMapping() {
     if (nameMappingJson == null) {
       return null;
     }
     try {
-      return NameMapping.parse(nameMappingJson);
+      NameMapping parsed = PARSED_MAPPINGS.get(nameMappingJson);
+      if (parsed == null) {
+        parsed = NameMapping.parse(nameMappingJson);
+        PARSED_MAPPINGS.put(nameMappingJson, parsed);
+      }
+      return parsed;
     } catch (IllegalArgumentException e) {
       throw new io.floe.format.FloeFormatException("Cannot read data file " + location
           + (tableName == null ? "" : " of table " + tableName) + ": it has no Parquet field ids and the table property "
@@ -313,6 +333,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     private Function<FileNotFoundException, ? extends IOException> onMissingFile;
     private String nameMappingJson;
     private org.apache.spark.sql.sources.Filter[] skipFilters;
+    private ParquetReadConf.Copies confCopies;
     private String tableName;
     private final Map<String, Object> constants = new LinkedHashMap<>();
 
@@ -362,6 +383,15 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
 
     public Builder conf(Configuration hadoopConf) {
       this.conf = hadoopConf;
+      return this;
+    }
+
+    /**
+     * Configured copies of {@link #conf} shared with the other readers of the same read (null:
+     * none); only where that configuration never changes.
+     */
+    Builder confCopies(ParquetReadConf.Copies copies) {
+      this.confCopies = copies;
       return this;
     }
 

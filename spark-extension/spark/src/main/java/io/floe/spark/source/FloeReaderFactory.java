@@ -27,6 +27,8 @@ final class FloeReaderFactory implements PartitionReaderFactory {
   private final Long snapshotId;
   private final String nameMapping;
   private final org.apache.spark.sql.sources.Filter[] skipFilters;
+  /** The configured copies of the broadcast configuration, for this deserialized factory's readers. */
+  private transient volatile ParquetReadConf.Copies confCopies;
 
   /**
    * {@code conf} is broadcast: each executor deserializes it once, not every task. {@code tableName}
@@ -44,6 +46,20 @@ final class FloeReaderFactory implements PartitionReaderFactory {
     this.snapshotId = snapshotId;
     this.nameMapping = nameMapping;
     this.skipFilters = skipFilters;
+  }
+
+  private ParquetReadConf.Copies confCopies() {
+    ParquetReadConf.Copies copies = confCopies;
+    if (copies == null) {
+      synchronized (this) {
+        copies = confCopies;
+        if (copies == null) {
+          copies = new ParquetReadConf.Copies();
+          confCopies = copies;
+        }
+      }
+    }
+    return copies;
   }
 
   /** The deletes of a task reading {@code files}, loaded on demand and shared by its files. */
@@ -65,6 +81,7 @@ final class FloeReaderFactory implements PartitionReaderFactory {
         .batchSize(batchSize)
         .nameMapping(nameMapping, tableName)
         .skipFilters(skipFilters)
+        .confCopies(confCopies())
         .onMissingFile(e -> SparkExceptions.missingFile("data file", tableName, snapshotId, file.path(), e));
     if (file.splitLength() >= 0) {
       builder.split(file.splitStart(), file.splitLength());

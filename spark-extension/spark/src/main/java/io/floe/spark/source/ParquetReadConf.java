@@ -2,12 +2,16 @@ package io.floe.spark.source;
 
 import io.floe.format.metadata.NameMapping;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetInputFormat;
@@ -37,8 +41,8 @@ import org.apache.spark.sql.types.StructType;
  * values written under its old name). A
  * file with ids on only some columns is matched by id: columns without an id read as nulls.
  *
- * <p>No Parquet filter is ever pushed into the reader, so rows come back in file order and row
- * positions can be counted.
+ * <p>A Parquet predicate is set only for skipping (see {@link ParquetSkipFilters}), and never
+ * where row positions are counted.
  */
 final class ParquetReadConf {
   private final HadoopInputFile file;
@@ -85,34 +89,106 @@ final class ParquetReadConf {
       Path path, long start, long length, StructType dataSchema, Configuration base,
       Supplier<NameMapping> mapping, org.apache.spark.sql.sources.Filter[] skipFilters)
       throws IOException {
-    // a copy per file: the settings below are this file's (the base is shared by the task's readers)
-    Configuration conf = new Configuration(base);
-    conf.unset(ParquetInputFormat.FILTER_PREDICATE);
-    conf.unset(ParquetInputFormat.UNBOUND_RECORD_FILTER);
-    HadoopReadOptions.Builder options = HadoopReadOptions.builder(conf, path);
+    return open(path, start, length, dataSchema, base, mapping, skipFilters, null);
+  }
+
+  /**
+   * As above; {@code copies} (null: none) keeps the configured copies of {@code base} for the next
+   * files of the same read (see {@link Copies}).
+   */
+  static ParquetReadConf open(
+      Path path, long start, long length, StructType dataSchema, Configuration base,
+      Supplier<NameMapping> mapping, org.apache.spark.sql.sources.Filter[] skipFilters, Copies copies)
+      throws IOException {
+    HadoopReadOptions.Builder options = HadoopReadOptions.builder(base, path);
+    options.withRecordFilter(FilterCompat.NOOP); // the footer is read whole; filters are the copy's
     if (length >= 0) {
       options.withRange(start, start + length);
     }
     ParquetReadOptions readOptions = options.build();
-    HadoopInputFile file = HadoopInputFile.fromPath(path, conf);
+    HadoopInputFile file = HadoopInputFile.fromPath(path, base);
     SeekableInputStream stream = file.newStream();
     try {
       ParquetMetadata footer = ParquetFileReader.readFooter(file, readOptions, stream);
       MessageType fileSchema = footer.getFileMetaData().getSchema();
       boolean byId = hasFieldIds(fileSchema);
       NameMapping names = byId ? null : mapping.get();
-      boolean caseSensitive = conf.getBoolean(SQLConf.CASE_SENSITIVE().key(), false);
-      StructType read = names == null ? dataSchema
-          : NameMappedColumns.apply(dataSchema, fileSchema, names, caseSensitive);
-      configure(conf, read, byId);
-      FilterPredicate skip = ParquetSkipFilters.predicate(skipFilters, dataSchema, read, fileSchema, byId);
-      if (skip != null) {
-        ParquetInputFormat.setFilterPredicate(conf, skip);
-      }
+      Configuration conf = copies == null ? configuredCopy(base, dataSchema, names, fileSchema, byId, skipFilters)
+          : copies.get(base, skipFilters, dataSchema, names, fileSchema, byId);
       return new ParquetReadConf(file, stream, footer, conf, byId, firstRowPosition(footer));
     } catch (IOException | RuntimeException e) {
       stream.close();
       throw e;
+    }
+  }
+
+  /**
+   * A copy of {@code base} that tells Spark's reader how to read a file of {@code fileSchema}: the
+   * requested columns (through the name mapping for a file without ids) and the skipping predicate.
+   */
+  private static Configuration configuredCopy(Configuration base, StructType dataSchema, NameMapping names,
+      MessageType fileSchema, boolean byId, org.apache.spark.sql.sources.Filter[] skipFilters) {
+    Configuration conf = new Configuration(base);
+    conf.unset(ParquetInputFormat.FILTER_PREDICATE);
+    conf.unset(ParquetInputFormat.UNBOUND_RECORD_FILTER);
+    boolean caseSensitive = conf.getBoolean(SQLConf.CASE_SENSITIVE().key(), false);
+    StructType read = names == null ? dataSchema
+        : NameMappedColumns.apply(dataSchema, fileSchema, names, caseSensitive);
+    configure(conf, read, byId);
+    FilterPredicate skip = ParquetSkipFilters.predicate(skipFilters, dataSchema, read, fileSchema, byId);
+    if (skip != null) {
+      ParquetInputFormat.setFilterPredicate(conf, skip);
+    }
+    return conf;
+  }
+
+  /**
+   * The configured copies of one read's Hadoop configuration, by what decides their settings, so
+   * that the files of a read that look alike share one: copying a configuration of about a
+   * thousand entries, writing the schema as JSON and serializing the predicate cost about a
+   * millisecond per file. For a read whose base configuration and filters do not change (a reader
+   * factory's broadcast configuration); they are compared by identity, the schemas and the name
+   * mapping by value. A copy is never changed once made: Spark's reader only reads it.
+   * Thread-safe; keeps the {@value #KEPT} most recently used copies.
+   */
+  static final class Copies {
+    private static final int KEPT = 16;
+    private final Map<Key, Configuration> copies = new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<Key, Configuration> eldest) {
+        return size() > KEPT;
+      }
+    };
+
+    Configuration get(Configuration base, org.apache.spark.sql.sources.Filter[] skipFilters, StructType dataSchema,
+        NameMapping names, MessageType fileSchema, boolean byId) {
+      Key key = new Key(base, skipFilters, dataSchema, names, fileSchema);
+      synchronized (copies) {
+        Configuration kept = copies.get(key);
+        if (kept != null) {
+          return kept;
+        }
+      }
+      Configuration made = configuredCopy(base, dataSchema, names, fileSchema, byId, skipFilters);
+      synchronized (copies) {
+        copies.put(key, made);
+      }
+      return made;
+    }
+
+    private record Key(Configuration base, org.apache.spark.sql.sources.Filter[] skipFilters,
+        StructType dataSchema, NameMapping names, MessageType fileSchema) {
+      @Override
+      public boolean equals(Object o) {
+        return o instanceof Key k && base == k.base && skipFilters == k.skipFilters
+            && dataSchema.equals(k.dataSchema) && Objects.equals(names, k.names) && fileSchema.equals(k.fileSchema);
+      }
+
+      @Override
+      public int hashCode() {
+        return Objects.hash(System.identityHashCode(base), System.identityHashCode(skipFilters), dataSchema, names,
+            fileSchema);
+      }
     }
   }
 

@@ -28,7 +28,8 @@ import org.junit.Test;
  * Deleted positions applied per batch: compacting the reader's vectors in place (values, nulls,
  * string offsets, struct children, array offsets, decimals of each storage width), the row-id
  * view used for vectors that cannot be compacted, {@code _pos}, and untouched batches without
- * deletes in range.
+ * deletes in range; rows dropped by the query's {@code =} and {@code IN} filters
+ * ({@link BatchValueFilter}), with and without deletes, and filters it leaves to Spark.
  */
 public class TestBatchProjection {
   private static final int CAPACITY = 32;
@@ -147,7 +148,7 @@ public class TestBatchProjection {
   }
 
   private static BatchProjection projection(RoaringPositionBitmap deleted) {
-    return new BatchProjection(SCHEMA, "file:/data.parquet", Map.of(), CAPACITY, deleted, null, null, List.of());
+    return new BatchProjection(SCHEMA, "file:/data.parquet", Map.of(), CAPACITY, deleted, null, null, List.of(), null);
   }
 
   private static RoaringPositionBitmap positions(long... deleted) {
@@ -233,6 +234,79 @@ public class TestBatchProjection {
       want[i] = 61 + i;
     }
     assertArrayEquals(want, positions);
+  }
+
+  private static BatchProjection filtering(RoaringPositionBitmap deleted, org.apache.spark.sql.sources.Filter... filters) {
+    return new BatchProjection(SCHEMA, "file:/data.parquet", Map.of(), CAPACITY, deleted, null, null, List.of(),
+        filters);
+  }
+
+  /** The rows of a raw batch of {@code rows} rows at positions 0.. whose positions are listed. */
+  private static List<List<Object>> expectedAt(long... positions) {
+    List<List<Object>> out = new ArrayList<>();
+    for (long p : positions) {
+      out.add(expected(p));
+    }
+    return out;
+  }
+
+  @Test
+  public void dropsRowsThatFailEqualityAndInFilters() {
+    // l = r * 10, null when r % 4 == 3; s = "s" + r
+    org.apache.spark.sql.sources.Filter in = new org.apache.spark.sql.sources.In("l",
+        new Object[] {0L, 50L, 70L, 120L, 999L, null});
+    ColumnarBatch out = filtering(null, in).project(raw(20), 0);
+    assertEquals("0, 50 and 120 match; 70 is row 7, whose l is null", expectedAt(0, 5, 12), rows(out));
+
+    org.apache.spark.sql.sources.Filter both = new org.apache.spark.sql.sources.And(
+        new org.apache.spark.sql.sources.In("l", new Object[] {10, 20, 40}), // integer literals on a long column
+        new org.apache.spark.sql.sources.EqualTo("s", "s2"));
+    assertEquals(expectedAt(2), rows(filtering(null, both).project(raw(20), 0)));
+
+    org.apache.spark.sql.sources.Filter nullSafe = new org.apache.spark.sql.sources.EqualNullSafe("l", 0L);
+    assertEquals(expectedAt(0), rows(filtering(null, nullSafe).project(raw(20), 0)));
+
+    assertNull("a batch without a match is skipped",
+        filtering(null, new org.apache.spark.sql.sources.EqualTo("s", "s99")).project(raw(20), 0));
+    assertNull("IN (NULL) matches nothing",
+        filtering(null, new org.apache.spark.sql.sources.In("l", new Object[] {null})).project(raw(20), 0));
+  }
+
+  @Test
+  public void keepsEveryRowForFiltersItCannotDecide() {
+    List<org.apache.spark.sql.sources.Filter> undecided = List.of(
+        new org.apache.spark.sql.sources.Or(new org.apache.spark.sql.sources.EqualTo("l", 0L),
+            new org.apache.spark.sql.sources.EqualTo("s", "s1")),
+        new org.apache.spark.sql.sources.Not(new org.apache.spark.sql.sources.EqualTo("l", 0L)),
+        new org.apache.spark.sql.sources.GreaterThan("l", 50L),
+        new org.apache.spark.sql.sources.EqualTo("l", "10"), // a literal of another class
+        new org.apache.spark.sql.sources.EqualTo("d9", new BigDecimal("1.25")), // a decimal column
+        new org.apache.spark.sql.sources.EqualTo("st.a", 1), // a nested field
+        new org.apache.spark.sql.sources.EqualTo("missing", 1L),
+        new org.apache.spark.sql.sources.EqualNullSafe("l", null));
+    for (org.apache.spark.sql.sources.Filter filter : undecided) {
+      ColumnarBatch raw = raw(20);
+      ColumnarBatch out = filtering(null, filter).project(raw, 0);
+      assertEquals(filter.toString(), 20, out.numRows());
+      assertSame(filter.toString(), raw.column(1), out.column(1));
+    }
+  }
+
+  @Test
+  public void filtersWithDeletesAndKeepsPositions() {
+    org.apache.spark.sql.sources.Filter in = new org.apache.spark.sql.sources.In("l",
+        new Object[] {0L, 20L, 50L, 120L, 160L});
+    BatchProjection projection = filtering(positions(5, 16), in);
+    assertEquals("rows 5 and 16 deleted; 0, 2 and 12 match", expectedAt(0, 2, 12),
+        rows(projection.project(raw(20), 0)));
+    ColumnarBatch later = filtering(positions(21), in).project(raw(20), 20); // positions 20..39
+    List<List<Object>> rows = rows(later);
+    assertEquals(5, rows.size()); // rows 0, 2, 5, 12 and 16 of the batch; position 21 (row 1) is deleted
+    long[] positions = new long[rows.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = (Long) rows.get(i).get(7);
+    }
+    assertArrayEquals(new long[] {20, 22, 25, 32, 36}, positions);
   }
 
   /** A vector that is not writable, so the projection must view it instead of compacting. */
