@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.spark.sql.catalyst.util.QuotingUtils;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.sources.And;
 import org.apache.spark.sql.sources.EqualNullSafe;
@@ -36,7 +37,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * long columns, integral literals) or as UTF-8 bytes (strings of a collation with binary
  * equality). Any other filter, type, collation or literal class contributes no term; nor does a
  * filter under {@code OR} or {@code NOT}, or on a column the batch does not hold (a constant, a
- * nested field).
+ * nested field, matched by Spark's quoting of names), or a string literal holding U+FFFD (it may
+ * stand for invalid UTF-8 bytes that Spark's own filter compares as they are).
  */
 final class BatchValueFilter {
   private final Term[] terms;
@@ -76,7 +78,9 @@ final class BatchValueFilter {
   private static void add(StructType schema, String attribute, Object[] values, List<Term> out) {
     StructField[] fields = schema.fields();
     for (int ordinal = 0; ordinal < fields.length; ordinal++) {
-      if (fields[ordinal].name().equals(attribute)) {
+      // Spark's filters quote a name part only when needed: a top-level column `a.b` is named
+      // "`a.b`", and "a.b" is the field b of a struct a, which no top-level column stands for
+      if (QuotingUtils.quoteIfNeeded(fields[ordinal].name()).equals(attribute)) {
         Term term = Term.of(ordinal, fields[ordinal].dataType(), values);
         if (term != null) {
           out.add(term);
@@ -170,9 +174,11 @@ final class BatchValueFilter {
       if (type instanceof StringType string && string.supportsBinaryEquality() && !string.usesTrimCollation()) {
         Set<UTF8String> set = new HashSet<>();
         for (Object value : values) {
-          if (value instanceof String s) {
+          if (value instanceof String s && s.indexOf('\uFFFD') < 0) {
             set.add(UTF8String.fromString(s));
           } else if (value != null) {
+            // another class, or a literal that may have held invalid UTF-8 bytes (Spark's filter
+            // compares the original bytes; the Java string holds U+FFFD in their place)
             return null;
           }
         }

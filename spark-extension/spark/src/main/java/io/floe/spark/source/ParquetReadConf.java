@@ -128,7 +128,9 @@ final class ParquetReadConf {
    */
   private static Configuration configuredCopy(Configuration base, StructType dataSchema, NameMapping names,
       MessageType fileSchema, boolean byId, org.apache.spark.sql.sources.Filter[] skipFilters) {
-    Configuration conf = new Configuration(base);
+    // a JobConf: Hadoop's task context (which Spark's reader is opened with) copies any other
+    // configuration into a JobConf, a second copy per file
+    Configuration conf = new org.apache.hadoop.mapred.JobConf(base);
     conf.unset(ParquetInputFormat.FILTER_PREDICATE);
     conf.unset(ParquetInputFormat.UNBOUND_RECORD_FILTER);
     boolean caseSensitive = conf.getBoolean(SQLConf.CASE_SENSITIVE().key(), false);
@@ -145,8 +147,9 @@ final class ParquetReadConf {
   /**
    * The configured copies of one read's Hadoop configuration, by what decides their settings, so
    * that the files of a read that look alike share one: copying a configuration of about a
-   * thousand entries, writing the schema as JSON and serializing the predicate cost about a
-   * millisecond per file. For a read whose base configuration and filters do not change (a reader
+   * thousand entries (twice: Hadoop's task context copies a plain configuration into a
+   * {@code JobConf}, so the copies are JobConfs), writing the schema as JSON and serializing the
+   * predicate cost about a millisecond per file. For a read whose base configuration and filters do not change (a reader
    * factory's broadcast configuration); they are compared by identity, the schemas and the name
    * mapping by value. A copy is never changed once made: Spark's reader only reads it.
    * Thread-safe; keeps the {@value #KEPT} most recently used copies.

@@ -282,6 +282,7 @@ public class TestBatchProjection {
         new org.apache.spark.sql.sources.EqualTo("l", "10"), // a literal of another class
         new org.apache.spark.sql.sources.EqualTo("d9", new BigDecimal("1.25")), // a decimal column
         new org.apache.spark.sql.sources.EqualTo("st.a", 1), // a nested field
+        new org.apache.spark.sql.sources.EqualTo("s", "s1\uFFFD"), // maybe invalid UTF-8 bytes
         new org.apache.spark.sql.sources.EqualTo("missing", 1L),
         new org.apache.spark.sql.sources.EqualNullSafe("l", null));
     for (org.apache.spark.sql.sources.Filter filter : undecided) {
@@ -290,6 +291,29 @@ public class TestBatchProjection {
       assertEquals(filter.toString(), 20, out.numRows());
       assertSame(filter.toString(), raw.column(1), out.column(1));
     }
+  }
+
+  @Test
+  public void aNestedFieldNeverStandsForATopLevelColumnOfTheSameDottedName() {
+    StructType schema = new StructType().add("a.b", DataTypes.LongType).add("a", new StructType().add("b",
+        DataTypes.LongType));
+    OnHeapColumnVector dotted = new OnHeapColumnVector(CAPACITY, DataTypes.LongType);
+    OnHeapColumnVector struct = new OnHeapColumnVector(CAPACITY, schema.fields()[1].dataType());
+    for (int r = 0; r < 4; r++) {
+      dotted.putLong(r, r);
+      struct.getChild(0).putLong(r, 10 + r);
+    }
+    ColumnarBatch raw = new ColumnarBatch(new ColumnVector[] {dotted, struct});
+    raw.setNumRows(4);
+    // Spark names the struct's field "a.b" and the top-level column "`a.b`"
+    BatchProjection nested = new BatchProjection(schema, "file:/data.parquet", Map.of(), CAPACITY, null, null, null,
+        List.of(), new org.apache.spark.sql.sources.Filter[] {new org.apache.spark.sql.sources.EqualTo("a.b", 11L)});
+    assertEquals("left to Spark", 4, nested.project(raw, 0).numRows());
+    BatchProjection topLevel = new BatchProjection(schema, "file:/data.parquet", Map.of(), CAPACITY, null, null, null,
+        List.of(), new org.apache.spark.sql.sources.Filter[] {new org.apache.spark.sql.sources.EqualTo("`a.b`", 2L)});
+    ColumnarBatch out = topLevel.project(raw, 0);
+    assertEquals(1, out.numRows());
+    assertEquals(2L, out.getRow(0).getLong(0));
   }
 
   @Test
