@@ -41,6 +41,9 @@ import org.apache.spark.unsafe.types.UTF8String;
  * stand for invalid UTF-8 bytes that Spark's own filter compares as they are).
  */
 final class BatchValueFilter {
+  /** Above this many values, an {@code IN} filter is left to Spark. */
+  static final int MAX_VALUES_PER_FILTER = 1_000_000;
+
   private final Term[] terms;
 
   private BatchValueFilter(Term[] terms) {
@@ -117,6 +120,8 @@ final class BatchValueFilter {
 
   /** One column's allowed values: integers in an open-addressing set of longs, or strings. */
   private static final class Term {
+    /** Strings of this many bytes or more turn the length check off. */
+    private static final int MAX_CHECKED_LENGTH = 4096;
     private final int ordinal;
     private final int width; // bytes of an integer column's values
     private final long[] longSlots; // integer columns: the values, 0 for an empty slot
@@ -137,14 +142,18 @@ final class BatchValueFilter {
       for (UTF8String value : strings != null ? strings : Set.<UTF8String>of()) {
         longest = Math.max(longest, value.numBytes());
       }
-      this.stringLengths = new boolean[longest + 1];
-      for (UTF8String value : strings != null ? strings : Set.<UTF8String>of()) {
+      // a literal of many bytes would make the length table as large: no length check then
+      this.stringLengths = longest < MAX_CHECKED_LENGTH ? new boolean[longest + 1] : null;
+      for (UTF8String value : strings != null && stringLengths != null ? strings : Set.<UTF8String>of()) {
         stringLengths[value.numBytes()] = true;
       }
     }
 
     /** The term of a column of {@code type} at {@code ordinal}; null when the type or a value is not handled. */
     static Term of(int ordinal, DataType type, Object[] values) {
+      if (values.length > MAX_VALUES_PER_FILTER) {
+        return null; // a set this large is left to Spark rather than built for every file
+      }
       if (type instanceof LongType || type instanceof IntegerType || type instanceof ShortType
           || type instanceof ByteType) {
         List<Long> longs = new ArrayList<>();
@@ -204,7 +213,7 @@ final class BatchValueFilter {
           if (nulls && vector.isNullAt(row)) {
             continue;
           }
-          if (plain != null) {
+          if (plain != null && stringLengths != null) {
             int length = plain.getArrayLength(row);
             if (length >= stringLengths.length || !stringLengths[length]) {
               continue;

@@ -268,6 +268,9 @@ public class TestBatchProjection {
 
     assertNull("a batch without a match is skipped",
         filtering(null, new org.apache.spark.sql.sources.EqualTo("s", "s99")).project(raw(20), 0));
+    String longLiteral = "s3" + "x".repeat(1 << 20); // no length table of a megabyte
+    assertEquals(expectedAt(3), rows(filtering(null,
+        new org.apache.spark.sql.sources.In("s", new Object[] {longLiteral, "s3"})).project(raw(20), 0)));
     assertNull("IN (NULL) matches nothing",
         filtering(null, new org.apache.spark.sql.sources.In("l", new Object[] {null})).project(raw(20), 0));
   }
@@ -284,7 +287,8 @@ public class TestBatchProjection {
         new org.apache.spark.sql.sources.EqualTo("st.a", 1), // a nested field
         new org.apache.spark.sql.sources.EqualTo("s", "s1\uFFFD"), // maybe invalid UTF-8 bytes
         new org.apache.spark.sql.sources.EqualTo("missing", 1L),
-        new org.apache.spark.sql.sources.EqualNullSafe("l", null));
+        new org.apache.spark.sql.sources.EqualNullSafe("l", null),
+        new org.apache.spark.sql.sources.In("l", new Object[BatchValueFilter.MAX_VALUES_PER_FILTER + 1]));
     for (org.apache.spark.sql.sources.Filter filter : undecided) {
       ColumnarBatch raw = raw(20);
       ColumnarBatch out = filtering(null, filter).project(raw, 0);
