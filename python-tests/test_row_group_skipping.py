@@ -7,8 +7,9 @@ Spark still evaluates every filter on the rows read, so skipping only changes ho
 scan returns, which its ``numOutputRows`` metric shows; the answers are compared with the same
 query on a temp view of the same rows. Skipping must never lose a matching row: not for a column
 renamed since the file was written, nor for a dropped column whose name a new column reuses (the
-file's column of that name is another column), nor where row positions are counted (deletes,
-``_pos``), nor for a row-level operation, which rewrites every row of the files it touches.
+file's column of that name is another column), nor for a row-level operation, which rewrites every
+row of the files it touches. Where row positions count (deletes, ``_pos``), Spark's reader
+reports each row's position in the file, so skipped pages shift none.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ def test_renamed_and_reused_column_names_never_skip_matching_rows(
     assert rows == [(0,)]
 
 
-def test_deleted_rows_positions_and_row_level_operations_are_not_skipped(
+def test_files_with_deleted_rows_skip_pages_and_keep_each_rows_position(
     spark: SparkSession, namespace: str
 ) -> None:
     table = f"floe.{namespace}.t"
@@ -162,8 +163,23 @@ def test_deleted_rows_positions_and_row_level_operations_are_not_skipped(
         "'write.update.mode' = 'copy-on-write')"
     )
     spark.sql(f"DELETE FROM {table} WHERE id % 1000 = 999")  # a deletion vector on the file
-    rows, _ = scanned_rows(spark.sql(f"SELECT id FROM {table} WHERE id BETWEEN 5990 AND 6010"))
+    # the deletion vector and _pos count positions in the file: Spark's reader reports each row's
+    # position, so pages are skipped here too (two pages read, not twenty)
+    rows, scanned = scanned_rows(
+        spark.sql(f"SELECT id FROM {table} WHERE id BETWEEN 5990 AND 6010")
+    )
     assert rows == [(i,) for i in range(5990, 6011) if i != 5999]
+    assert scanned <= 2_000, scanned
+    rows, scanned = scanned_rows(
+        spark.sql(f"SELECT id, _pos FROM {table} WHERE id BETWEEN 14990 AND 15010")
+    )
+    assert rows == [(i, i) for i in range(14990, 15011) if i != 14999]
+    assert scanned <= 2_000, scanned
+    # pages far apart come back in one batch, with gaps between their rows' positions
+    where = "id BETWEEN 10 AND 12 OR id BETWEEN 15998 AND 16001"
+    rows, scanned = scanned_rows(spark.sql(f"SELECT id, _pos FROM {table} WHERE {where}"))
+    assert rows == [(i, i) for i in (10, 11, 12, 15998, 16000, 16001)]
+    assert scanned <= 3_000, scanned
     rows, _ = scanned_rows(spark.sql(f"SELECT id, _pos FROM {table} WHERE id IN (10, 15000)"))
     assert rows == [(10, 10), (15000, 15000)]
     # copy-on-write UPDATE rewrites the whole file: no row outside the filter may be lost
@@ -212,3 +228,47 @@ def test_files_the_iceberg_runtime_wrote_skip_by_field_id(
         spark.sql(f"SELECT count(*), sum(key) FROM {floe_name} WHERE v >= 0")
     )
     assert rows == [(ROWS, ROWS * (ROWS - 1) // 2)] and scanned == ROWS
+
+
+def test_a_column_named_as_sparks_row_index_column_is_read_from_the_file(
+    spark: SparkSession, namespace: str
+) -> None:
+    # the reader cannot ask Spark for its row-index column under a name the table uses: it counts
+    # positions instead, and the column's values are the file's
+    table = f"floe.{namespace}.row_index_name"
+    spark.sql(
+        f"CREATE TABLE {table} (id BIGINT, _tmp_metadata_row_index BIGINT) "
+        f"TBLPROPERTIES ({PROPS}, 'write.delete.mode' = 'merge-on-read')"
+    )
+    spark.range(ROWS).selectExpr("id", "id * 3 AS _tmp_metadata_row_index").repartition(
+        1
+    ).sortWithinPartitions("id").writeTo(table).append()
+    spark.sql(f"DELETE FROM {table} WHERE id = 5000")
+    rows, _ = scanned_rows(
+        spark.sql(
+            f"SELECT id, _tmp_metadata_row_index, _pos FROM {table} WHERE id BETWEEN 4999 AND 5001"
+        )
+    )
+    assert rows == [(4999, 14997, 4999), (5001, 15003, 5001)]
+
+
+def test_a_file_without_field_ids_and_a_column_of_that_name_fails_naming_it(
+    spark: SparkSession, namespace: str
+) -> None:
+    table = f"{namespace}.row_index_plain"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT, _tmp_metadata_row_index BIGINT)")
+    text = next(
+        str(r[1])
+        for r in spark.sql(f"DESCRIBE TABLE EXTENDED floe.{table}").collect()
+        if r[0] == "Location"
+    )
+    folder = text.removeprefix("file://").removeprefix("file:") + "/data/plain"
+    spark.range(10).selectExpr("id", "id * 3 AS _tmp_metadata_row_index").coalesce(1).write.parquet(
+        folder
+    )  # plain Spark: no field ids
+    spark.sql(
+        f"CALL floe.system.add_files(table => '{table}', source_table => '`parquet`.`{folder}`')"
+    ).collect()
+    with pytest.raises(Exception, match="field ids") as failure:
+        spark.sql(f"SELECT * FROM floe.{table}").collect()
+    assert ".parquet" in str(failure.value) and "schema.name-mapping.default" in str(failure.value)

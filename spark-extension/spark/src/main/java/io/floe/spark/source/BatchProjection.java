@@ -220,12 +220,47 @@ final class BatchProjection implements AutoCloseable {
    * {@value #MIN_AVERAGE_RUN} rows on average).
    */
   ColumnarBatch project(ColumnarBatch raw, long firstPosition) {
+    return project(raw, firstPosition, null);
+  }
+
+  /**
+   * Projects one batch whose rows' positions in the file are {@code rowIndexes} (increasing; rows
+   * of pages Parquet skipped are missing). Returns null when every row of the batch is deleted.
+   */
+  ColumnarBatch project(ColumnarBatch raw, ColumnVector rowIndexes) {
+    int numRows = raw.numRows();
+    if (numRows == 0) {
+      return project(raw, 0, null);
+    }
+    long first = rowIndexes.getLong(0);
+    boolean consecutive = rowIndexes.getLong(numRows - 1) - first == numRows - 1;
+    return project(raw, first, consecutive ? null : rowIndexes);
+  }
+
+  /** The position in the file of the batch's row {@code row}. */
+  private static long position(long firstPosition, ColumnVector rowIndexes, int row) {
+    return rowIndexes == null ? firstPosition + row : rowIndexes.getLong(row);
+  }
+
+  private ColumnarBatch project(ColumnarBatch raw, long firstPosition, ColumnVector rowIndexes) {
     bindTo(raw);
     int numRows = raw.numRows();
     int live = numRows;
     int runs = -1; // >= 0: the live rows are runs[0..runs)
     boolean listed = false; // the live rows are rowIds[0..live)
-    if (deletedPositions != null) {
+    if (deletedPositions != null && rowIndexes != null) {
+      // rows of several stretches of the file: each position is probed
+      int kept = 0;
+      for (int row = 0; row < numRows; row++) {
+        if (!deletedPositions.contains(rowIndexes.getLong(row))) {
+          rowIds[kept++] = row;
+        }
+      }
+      if (kept < numRows) {
+        live = kept;
+        listed = true;
+      }
+    } else if (deletedPositions != null) {
       int deleted = deletedCursor.offsetsInRange(firstPosition, numRows, deletedOffsets);
       if (deleted > 0) {
         live = numRows - deleted;
@@ -246,7 +281,7 @@ final class BatchProjection implements AutoCloseable {
         int kept = 0;
         for (int k = 0; k < live; k++) {
           int row = identity ? k : rowIds[k];
-          if (!isDeleted.test(firstPosition + row)) {
+          if (!isDeleted.test(position(firstPosition, rowIndexes, row))) {
             rowIds[kept++] = row;
           }
         }
@@ -276,7 +311,7 @@ final class BatchProjection implements AutoCloseable {
     if (runs < 0 && !listed) {
       if (positions != null) {
         for (int i = 0; i < numRows; i++) {
-          positions.putLong(i, firstPosition + i);
+          positions.putLong(i, position(firstPosition, rowIndexes, i));
         }
       }
       passThrough.setNumRows(numRows);
@@ -285,7 +320,7 @@ final class BatchProjection implements AutoCloseable {
     if (positions != null) {
       if (listed) {
         for (int k = 0; k < live; k++) {
-          positions.putLong(k, firstPosition + rowIds[k]);
+          positions.putLong(k, position(firstPosition, rowIndexes, rowIds[k]));
         }
       } else {
         for (int r = 0; r < runs; r++) {

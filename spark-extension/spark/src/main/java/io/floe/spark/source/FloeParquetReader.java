@@ -51,11 +51,12 @@ import scala.Option;
  * position in the file counted from 0 in file order). Other constants, e.g. {@code _spec_id},
  * can be supplied with {@link Builder#constant}.
  *
- * <p>Deletes: a bitmap of deleted row positions, applied batch by batch (never probed per row),
- * and equality delete sets drop deleted rows from every batch; the live rows are moved up in the
- * Parquet reader's own vectors (see {@link BatchProjection}), and batches whose rows are all
- * deleted are skipped. ({@code filterDeleted} takes a per-row predicate instead, for callers
- * without a bitmap.)
+ * <p>Deletes: a bitmap of deleted row positions, applied batch by batch (probed per row only for
+ * a batch whose rows span pages that {@code skipFilters} skipped), and equality delete sets drop
+ * deleted rows from every batch; the live rows are moved up in the Parquet reader's own vectors
+ * (see {@link BatchProjection}), and batches whose rows are all deleted are skipped.
+ * ({@code filterDeleted} takes a per-row predicate instead, for callers without a bitmap.) Where
+ * positions count and {@code skipFilters} may skip, positions come from Spark's row-index column.
  *
  * <p>Each batch is valid until the next call to {@link #next()}. The file is opened on the first
  * call to {@link #next()}.
@@ -66,6 +67,10 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   public static final String FILE_COLUMN = "_file";
   public static final String POS_COLUMN = "_pos";
   public static final int DEFAULT_BATCH_SIZE = 4096;
+  /** Requested from Spark's reader, which fills it with each row's position in the file. */
+  private static final StructField ROW_INDEX_FIELD = new StructField(
+      org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat$.MODULE$.ROW_INDEX_TEMPORARY_COLUMN_NAME(),
+      org.apache.spark.sql.types.DataTypes.LongType, true, org.apache.spark.sql.types.Metadata.empty());
 
   private final String location;
   private final long start;
@@ -82,6 +87,9 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private final ParquetReadConf.Copies confCopies;
   private VectorizedParquetRecordReader reader;
   private long nextPosition;
+  /** The column of the rows' positions in the file that Spark's reader fills, or -1 (positions counted). */
+  private int rowIndexOrdinal = -1;
+  private long rowsDecoded;
   private ColumnarBatch current;
   private boolean closed;
 
@@ -129,6 +137,14 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     }
     while (nextBatch()) {
       ColumnarBatch raw = reader.resultBatch();
+      rowsDecoded += raw.numRows();
+      if (rowIndexOrdinal >= 0) {
+        current = projection.project(raw, raw.column(rowIndexOrdinal));
+        if (current != null) {
+          return true;
+        }
+        continue;
+      }
       long firstPosition = nextPosition;
       nextPosition += raw.numRows();
       current = projection.project(raw, firstPosition);
@@ -171,6 +187,11 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     return FileErrors.unreadable(location, null, e);
   }
 
+  /** Rows Spark's Parquet reader returned so far, before deletes and filters (for tests). */
+  long rowsDecoded() {
+    return rowsDecoded;
+  }
+
   @Override
   public ColumnarBatch get() {
     if (current == null) {
@@ -181,9 +202,21 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
 
   private void open() throws IOException {
     Path path = new Path(location);
-    // skipping row groups and pages would shift the positions deletes and _pos count
-    ParquetReadConf file = ParquetReadConf.open(path, start, length, projection.dataSchema(), conf,
-        this::nameMapping, projection.needsPositions() ? null : skipFilters, confCopies);
+    // Skipping row groups and pages would shift the positions that deletes and _pos count: where
+    // positions are needed and filters can skip, Spark's reader returns each row's position in
+    // the file as one more column (it follows the pages Parquet skips)
+    boolean skipping = skipFilters != null && skipFilters.length > 0;
+    StructType readSchema = projection.dataSchema();
+    if (skipping && projection.needsPositions()) {
+      if (readSchema.getFieldIndex(ROW_INDEX_FIELD.name()).isEmpty()) {
+        this.rowIndexOrdinal = readSchema.size();
+        readSchema = readSchema.add(ROW_INDEX_FIELD);
+      } else {
+        skipping = false; // a table column has the name of Spark's row-index column: count rows
+      }
+    }
+    ParquetReadConf file = ParquetReadConf.open(path, start, length, readSchema, conf,
+        this::nameMapping, skipping ? skipFilters : null, confCopies);
     try {
       if (projection.needsPositions() && file.firstRowPosition() < 0) {
         throw new IOException("Cannot count row positions in " + location

@@ -1,6 +1,7 @@
 package io.floe.spark.source;
 
 import io.floe.format.metadata.NameMapping;
+import io.floe.spark.util.SparkSchemas;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -83,7 +85,8 @@ final class ParquetReadConf {
 
   /**
    * As above; Parquet also skips the row groups and pages that hold no row matching
-   * {@code skipFilters} (null: none; see {@link ParquetSkipFilters}, never where row positions count).
+   * {@code skipFilters} (null: none; see {@link ParquetSkipFilters}; where row positions count, the
+   * read schema must hold Spark's row-index column).
    */
   static ParquetReadConf open(
       Path path, long start, long length, StructType dataSchema, Configuration base,
@@ -136,7 +139,7 @@ final class ParquetReadConf {
     boolean caseSensitive = conf.getBoolean(SQLConf.CASE_SENSITIVE().key(), false);
     StructType read = names == null ? dataSchema
         : NameMappedColumns.apply(dataSchema, fileSchema, names, caseSensitive);
-    configure(conf, read, byId);
+    configure(conf, reserveRowIndexName(read, byId), byId);
     FilterPredicate skip = ParquetSkipFilters.predicate(skipFilters, dataSchema, read, fileSchema, byId);
     if (skip != null) {
       ParquetInputFormat.setFilterPredicate(conf, skip);
@@ -193,6 +196,35 @@ final class ParquetReadConf {
             fileSchema);
       }
     }
+  }
+
+  /**
+   * {@code read} without a table column named as Spark's row-index column: Spark's reader fills a
+   * requested column of that name with row positions. Columns are matched by field id, so such a
+   * column is requested under another name; a file without field ids matches columns by name,
+   * and cannot be read.
+   */
+  private static StructType reserveRowIndexName(StructType read, boolean byId) {
+    String reserved = org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat$.MODULE$
+        .ROW_INDEX_TEMPORARY_COLUMN_NAME();
+    StructField[] fields = read.fields().clone();
+    boolean renamed = false;
+    for (int i = 0; i < fields.length; i++) {
+      StructField field = fields[i];
+      if (field.name().equals(reserved) && field.metadata().contains(SparkSchemas.FIELD_ID_KEY)) {
+        if (!byId) {
+          // the reader names the file: it reports this as the file being unreadable
+          throw new IllegalStateException("the file has no Parquet field ids, so its column " + reserved
+              + " is found by that name, which Spark's Parquet reader takes for row positions; write the file "
+              + "with field ids, or name the column otherwise in the file and map it to the table's column "
+              + "with the table property schema.name-mapping.default");
+        }
+        fields[i] = new StructField(reserved + "\u0000table-column", field.dataType(), field.nullable(),
+            field.metadata());
+        renamed = true;
+      }
+    }
+    return renamed ? new StructType(fields) : read;
   }
 
   private static void configure(Configuration conf, StructType dataSchema, boolean byId) {
