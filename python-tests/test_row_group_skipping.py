@@ -233,23 +233,30 @@ def test_files_the_iceberg_runtime_wrote_skip_by_field_id(
 def test_a_column_named_as_sparks_row_index_column_is_read_from_the_file(
     spark: SparkSession, namespace: str
 ) -> None:
-    # the reader cannot ask Spark for its row-index column under a name the table uses: it counts
-    # positions instead, and the column's values are the file's
+    # Spark's reader fills a requested column of that name with row positions: the table's column
+    # is requested under another name, and where a file holds a column of that name, whether the
+    # query selects it or not, the reader counts positions for that file instead of asking Spark
     table = f"floe.{namespace}.row_index_name"
     spark.sql(
         f"CREATE TABLE {table} (id BIGINT, _tmp_metadata_row_index BIGINT) "
         f"TBLPROPERTIES ({PROPS}, 'write.delete.mode' = 'merge-on-read')"
     )
-    spark.range(ROWS).selectExpr("id", "id * 3 AS _tmp_metadata_row_index").repartition(
+    spark.range(ROWS).selectExpr("id", "id % 10 AS _tmp_metadata_row_index").repartition(
         1
-    ).sortWithinPartitions("id").writeTo(table).append()
+    ).sortWithinPartitions("id").writeTo(table).append()  # few values: dictionary pages
     spark.sql(f"DELETE FROM {table} WHERE id = 5000")
+    where = "WHERE id BETWEEN 4999 AND 5001"
     rows, _ = scanned_rows(
-        spark.sql(
-            f"SELECT id, _tmp_metadata_row_index, _pos FROM {table} WHERE id BETWEEN 4999 AND 5001"
-        )
+        spark.sql(f"SELECT id, _tmp_metadata_row_index, _pos FROM {table} {where}")
     )
-    assert rows == [(4999, 14997, 4999), (5001, 15003, 5001)]
+    assert rows == [(4999, 9, 4999), (5001, 1, 5001)]
+    rows, _ = scanned_rows(spark.sql(f"SELECT id, _pos FROM {table} {where}"))
+    assert rows == [(4999, 4999), (5001, 5001)]
+    spark.sql(f"ALTER TABLE {table} RENAME COLUMN _tmp_metadata_row_index TO v")
+    rows, _ = scanned_rows(spark.sql(f"SELECT id, v, _pos FROM {table} {where}"))
+    assert rows == [(4999, 9, 4999), (5001, 1, 5001)]
+    rows, _ = scanned_rows(spark.sql(f"SELECT id FROM {table} {where}"))
+    assert rows == [(4999,), (5001,)]
 
 
 def test_a_file_without_field_ids_and_a_column_of_that_name_fails_naming_it(

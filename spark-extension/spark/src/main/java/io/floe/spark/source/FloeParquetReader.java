@@ -67,10 +67,6 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   public static final String FILE_COLUMN = "_file";
   public static final String POS_COLUMN = "_pos";
   public static final int DEFAULT_BATCH_SIZE = 4096;
-  /** Requested from Spark's reader, which fills it with each row's position in the file. */
-  private static final StructField ROW_INDEX_FIELD = new StructField(
-      org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat$.MODULE$.ROW_INDEX_TEMPORARY_COLUMN_NAME(),
-      org.apache.spark.sql.types.DataTypes.LongType, true, org.apache.spark.sql.types.Metadata.empty());
 
   private final String location;
   private final long start;
@@ -208,15 +204,19 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     boolean skipping = skipFilters != null && skipFilters.length > 0;
     StructType readSchema = projection.dataSchema();
     if (skipping && projection.needsPositions()) {
-      if (readSchema.getFieldIndex(ROW_INDEX_FIELD.name()).isEmpty()) {
+      if (java.util.Arrays.stream(readSchema.fieldNames())
+          .noneMatch(ParquetReadConf.ROW_INDEX_FIELD.name()::equalsIgnoreCase)) {
         this.rowIndexOrdinal = readSchema.size();
-        readSchema = readSchema.add(ROW_INDEX_FIELD);
+        readSchema = readSchema.add(ParquetReadConf.ROW_INDEX_FIELD);
       } else {
         skipping = false; // a table column has the name of Spark's row-index column: count rows
       }
     }
     ParquetReadConf file = ParquetReadConf.open(path, start, length, readSchema, conf,
         this::nameMapping, skipping ? skipFilters : null, confCopies);
+    if (rowIndexOrdinal >= 0 && !file.readsRowIndex()) {
+      rowIndexOrdinal = -1; // the file has a column of the row-index column's name: read whole, positions counted
+    }
     try {
       if (projection.needsPositions() && file.firstRowPosition() < 0) {
         throw new IOException("Cannot count row positions in " + location
@@ -406,8 +406,9 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
 
     /**
      * Filters Spark evaluates on the rows read (null: none), by table column name: Parquet skips
-     * the row groups and pages where none can match, unless row positions are counted (see
-     * {@link ParquetSkipFilters}). Never for a read that must return every row of the file.
+     * the row groups and pages where none can match (see {@link ParquetSkipFilters}); where row
+     * positions count, they then come from Spark's row-index column. Never for a read that must
+     * return every row of the file.
      */
     public Builder skipFilters(org.apache.spark.sql.sources.Filter[] filters) {
       this.skipFilters = filters;

@@ -44,25 +44,34 @@ import org.apache.spark.sql.types.StructType;
  * file with ids on only some columns is matched by id: columns without an id read as nulls.
  *
  * <p>A Parquet predicate is set only for skipping (see {@link ParquetSkipFilters}), and never
- * where row positions are counted.
+ * where row positions are counted: a read that needs positions and skips asks for Spark's
+ * row-index column ({@link #ROW_INDEX_FIELD}, last in its schema), unless the file has a column
+ * of that name, which Spark would take for it; that file is then read whole and its positions
+ * counted ({@link #readsRowIndex}).
  */
 final class ParquetReadConf {
   private final HadoopInputFile file;
   private final SeekableInputStream stream;
   private final ParquetMetadata footer;
   private final Configuration conf;
+  /** Spark's row-index column: requested last, Spark's reader fills it with each row's position in the file. */
+  static final StructField ROW_INDEX_FIELD = new StructField(
+      org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat$.MODULE$.ROW_INDEX_TEMPORARY_COLUMN_NAME(),
+      org.apache.spark.sql.types.DataTypes.LongType, true, org.apache.spark.sql.types.Metadata.empty());
   private final boolean matchByFieldId;
   private final long firstRowPosition;
+  private final boolean readsRowIndex;
 
   private ParquetReadConf(
       HadoopInputFile file, SeekableInputStream stream, ParquetMetadata footer, Configuration conf,
-      boolean matchByFieldId, long firstRowPosition) {
+      boolean matchByFieldId, long firstRowPosition, boolean readsRowIndex) {
     this.file = file;
     this.stream = stream;
     this.footer = footer;
     this.conf = conf;
     this.matchByFieldId = matchByFieldId;
     this.firstRowPosition = firstRowPosition;
+    this.readsRowIndex = readsRowIndex;
   }
 
   /**
@@ -116,9 +125,19 @@ final class ParquetReadConf {
       MessageType fileSchema = footer.getFileMetaData().getSchema();
       boolean byId = hasFieldIds(fileSchema);
       NameMapping names = byId ? null : mapping.get();
+      StructField last = dataSchema.size() > 0 ? dataSchema.fields()[dataSchema.size() - 1] : null;
+      boolean rowIndex = last != null && last.name().equals(ROW_INDEX_FIELD.name())
+          && !last.metadata().contains(SparkSchemas.FIELD_ID_KEY);
+      if (rowIndex && hasColumnNamed(fileSchema, ROW_INDEX_FIELD.name())) {
+        // Spark would match the requested row-index column to the file's column by name (in any
+        // case): this file is read whole, its positions counted
+        rowIndex = false;
+        dataSchema = new StructType(java.util.Arrays.copyOf(dataSchema.fields(), dataSchema.size() - 1));
+        skipFilters = null;
+      }
       Configuration conf = copies == null ? configuredCopy(base, dataSchema, names, fileSchema, byId, skipFilters)
           : copies.get(base, skipFilters, dataSchema, names, fileSchema, byId);
-      return new ParquetReadConf(file, stream, footer, conf, byId, firstRowPosition(footer));
+      return new ParquetReadConf(file, stream, footer, conf, byId, firstRowPosition(footer), rowIndex);
     } catch (IOException | RuntimeException e) {
       stream.close();
       throw e;
@@ -304,5 +323,19 @@ final class ParquetReadConf {
 
   long firstRowPosition() {
     return firstRowPosition;
+  }
+
+  /** Whether Spark's reader fills {@link #ROW_INDEX_FIELD}, requested last (else the file is read without it). */
+  boolean readsRowIndex() {
+    return readsRowIndex;
+  }
+
+  private static boolean hasColumnNamed(MessageType fileSchema, String name) {
+    for (Type field : fileSchema.getFields()) {
+      if (field.getName().equalsIgnoreCase(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 }
