@@ -199,24 +199,15 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private void open() throws IOException {
     Path path = new Path(location);
     // Skipping row groups and pages would shift the positions that deletes and _pos count: where
-    // positions are needed and filters can skip, Spark's reader returns each row's position in
-    // the file as one more column (it follows the pages Parquet skips)
+    // positions are needed and filters can skip, Spark's reader is asked for each row's position
+    // in the file as one more column (it follows the pages Parquet skips); ParquetReadConf says
+    // whether it could be asked for this file (else the file is read whole, positions counted)
     boolean skipping = skipFilters != null && skipFilters.length > 0;
-    StructType readSchema = projection.dataSchema();
-    if (skipping && projection.needsPositions()) {
-      if (java.util.Arrays.stream(readSchema.fieldNames())
-          .noneMatch(ParquetReadConf.ROW_INDEX_FIELD.name()::equalsIgnoreCase)) {
-        this.rowIndexOrdinal = readSchema.size();
-        readSchema = readSchema.add(ParquetReadConf.ROW_INDEX_FIELD);
-      } else {
-        skipping = false; // a table column has the name of Spark's row-index column: count rows
-      }
-    }
+    StructType readSchema = skipping && projection.needsPositions()
+        ? ParquetReadConf.withRowIndex(projection.dataSchema()) : projection.dataSchema();
     ParquetReadConf file = ParquetReadConf.open(path, start, length, readSchema, conf,
         this::nameMapping, skipping ? skipFilters : null, confCopies);
-    if (rowIndexOrdinal >= 0 && !file.readsRowIndex()) {
-      rowIndexOrdinal = -1; // the file has a column of the row-index column's name: read whole, positions counted
-    }
+    this.rowIndexOrdinal = file.readsRowIndex() ? projection.dataSchema().size() : -1;
     try {
       if (projection.needsPositions() && file.firstRowPosition() < 0) {
         throw new IOException("Cannot count row positions in " + location

@@ -126,14 +126,16 @@ final class ParquetReadConf {
       boolean byId = hasFieldIds(fileSchema);
       NameMapping names = byId ? null : mapping.get();
       StructField last = dataSchema.size() > 0 ? dataSchema.fields()[dataSchema.size() - 1] : null;
-      boolean rowIndex = last != null && last.name().equals(ROW_INDEX_FIELD.name())
-          && !last.metadata().contains(SparkSchemas.FIELD_ID_KEY);
-      if (rowIndex && hasColumnNamed(fileSchema, ROW_INDEX_FIELD.name())) {
-        // Spark would match the requested row-index column to the file's column by name (in any
-        // case): this file is read whole, its positions counted
-        rowIndex = false;
-        dataSchema = new StructType(java.util.Arrays.copyOf(dataSchema.fields(), dataSchema.size() - 1));
-        skipFilters = null;
+      boolean rowIndex = last == ROW_INDEX_FIELD;
+      if (rowIndex) {
+        StructType columns = new StructType(java.util.Arrays.copyOf(dataSchema.fields(), dataSchema.size() - 1));
+        // Spark matches a requested field without a field id by name, in any case: where a table
+        // column or a column of the file has that name, the file is read whole, positions counted
+        if (hasName(columns.fieldNames(), ROW_INDEX_FIELD.name()) || hasName(fileSchema, ROW_INDEX_FIELD.name())) {
+          rowIndex = false;
+          dataSchema = columns;
+          skipFilters = null;
+        }
       }
       Configuration conf = copies == null ? configuredCopy(base, dataSchema, names, fileSchema, byId, skipFilters)
           : copies.get(base, skipFilters, dataSchema, names, fileSchema, byId);
@@ -224,8 +226,7 @@ final class ParquetReadConf {
    * and cannot be read.
    */
   private static StructType reserveRowIndexName(StructType read, boolean byId) {
-    String reserved = org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat$.MODULE$
-        .ROW_INDEX_TEMPORARY_COLUMN_NAME();
+    String reserved = ROW_INDEX_FIELD.name();
     StructField[] fields = read.fields().clone();
     boolean renamed = false;
     for (int i = 0; i < fields.length; i++) {
@@ -330,9 +331,20 @@ final class ParquetReadConf {
     return readsRowIndex;
   }
 
-  private static boolean hasColumnNamed(MessageType fileSchema, String name) {
-    for (Type field : fileSchema.getFields()) {
-      if (field.getName().equalsIgnoreCase(name)) {
+  /** {@code schema} with Spark's row-index column added last (see {@link #readsRowIndex}). */
+  static StructType withRowIndex(StructType schema) {
+    StructField[] fields = java.util.Arrays.copyOf(schema.fields(), schema.size() + 1);
+    fields[schema.size()] = ROW_INDEX_FIELD; // found by identity in open
+    return new StructType(fields);
+  }
+
+  private static boolean hasName(MessageType fileSchema, String name) {
+    return hasName(fileSchema.getFields().stream().map(Type::getName).toArray(String[]::new), name);
+  }
+
+  private static boolean hasName(String[] names, String name) {
+    for (String candidate : names) {
+      if (candidate.equalsIgnoreCase(name)) {
         return true;
       }
     }
