@@ -1,4 +1,5 @@
-"""Shared pytest fixtures: one Floe SparkSession for the whole run, its warehouse, namespaces."""
+"""Shared pytest fixtures: one Floe SparkSession per pytest worker (the whole run without xdist),
+its warehouse, namespaces."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from iceberg_runtime import cache_dir, ivy_retrieve
+from iceberg_runtime import cache_dir, fetch_lock, ivy_retrieve
 from s3_runtime import HADOOP_VERSION, stop_child
 
 ARTIFACT = "hadoop-client-minicluster"
@@ -58,11 +58,15 @@ def find_minicluster_jar() -> MiniClusterJar:
 
 def minicluster_jar() -> Path:
     """Return the cached jar, fetching it first when it is not cached yet."""
+    with fetch_lock():
+        return _minicluster_jar()
+
+
+def _minicluster_jar() -> Path:
     cache = cache_dir()
     jar = cache / f"{ARTIFACT}-{HADOOP_VERSION}.jar"
     if jar.is_file():
         return jar
-    cache.mkdir(parents=True, exist_ok=True)
     resolve = ["-dependency", "org.apache.hadoop", ARTIFACT, HADOOP_VERSION, "-notransitive"]
     done = ivy_retrieve([*resolve, "-types", "jar"], cache)
     if done.returncode != 0 or not jar.is_file():

@@ -9,9 +9,12 @@ interop tests skip (saying why) and every other test still runs; with ``CI=true`
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,13 +50,32 @@ def cache_dir() -> Path:
     return Path(os.environ.get("FLOE_CACHE", Path.home() / ".cache" / "floe"))
 
 
+@contextmanager
+def fetch_lock() -> Iterator[None]:
+    """Held while a test jar is looked up in the cache and fetched into it: pytest's workers
+    (``-n 2``) may want the same jar at once, and one must not use a jar the other is still
+    writing, nor fetch into the same Ivy cache beside it."""
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    with (cache / ".fetch.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def iceberg_runtime_jar() -> Path:
     """Return the cached runtime jar, fetching it first when it is not cached yet."""
+    with fetch_lock():
+        return _iceberg_runtime_jar()
+
+
+def _iceberg_runtime_jar() -> Path:
     cache = cache_dir()
     jar = cache / f"{ARTIFACT}-{VERSION}.jar"
     if jar.is_file():
         return jar
-    cache.mkdir(parents=True, exist_ok=True)
     done = ivy_retrieve(
         ["-dependency", GROUP, ARTIFACT, VERSION, "-notransitive", "-types", "jar"], cache
     )

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from iceberg_runtime import cache_dir, ivy_retrieve
+from iceberg_runtime import cache_dir, fetch_lock, ivy_retrieve
 
 HADOOP_VERSION = "3.4.2"
 #: The AWS SDK v2 version hadoop-aws 3.4.2 is built with (hadoop-project's aws-java-sdk-v2.version).
@@ -81,6 +81,11 @@ def _ivy_xml() -> str:
 
 def s3_jars() -> list[Path]:
     """Return the cached jars, fetching them first when they are not cached yet."""
+    with fetch_lock():
+        return _s3_jars()
+
+
+def _s3_jars() -> list[Path]:
     target = cache_dir() / f"s3a-{HADOOP_VERSION}-sdk-{AWS_SDK_VERSION}"
     done_marker = target / ".complete"
     if done_marker.is_file():
