@@ -21,6 +21,10 @@ done
 source scripts/lib.sh
 
 [ -x "$FLOE_PY" ] || { echo "No $FLOE_VENV here: run bash scripts/setup.sh first" >&2; exit 1; }
+"$FLOE_PY" -c 'import xdist' 2>/dev/null || {
+  echo "$FLOE_VENV has no pytest-xdist (python-tests/requirements.txt): run bash scripts/install.sh" >&2
+  exit 1
+}
 build_and_install_floe
 
 # pytest runs in the foreground while three jobs run beside it: JUnit; ruff and mypy; the training
