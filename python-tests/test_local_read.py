@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import LOCAL_READ_ROWS, scan_metrics, spark_jobs, spark_setting
+from conftest import LOCAL_READ_ROWS, scan_metrics, scan_report, spark_jobs, spark_setting
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -93,6 +93,31 @@ def test_the_scan_metrics_are_those_of_the_job(spark: SparkSession, table: str) 
     assert {k: by_driver[k] for k in planning} == {k: by_job[k] for k in planning}, by_driver
     assert by_driver["resultDataFiles"] == 1 and by_driver["skippedDataFiles"] == 2, by_driver
     assert by_driver["resultDataBytes"] > 0 and by_driver["numOutputRows"] == len(rows) == 13
+
+
+def test_a_scan_that_plans_no_file_returns_without_opening_a_reader(
+    spark: SparkSession, table: str
+) -> None:
+    """When bounds, partitions or an index leave no file to read, the driver returns no row at
+    once: no reader factory is made (``ScanReports.readerFactories``, a test hook), no job runs,
+    and the scan's metrics still show the planning."""
+    hooks = spark.sparkContext._jvm.io.floe.spark.source.ScanReports  # type: ignore[union-attr]
+    spark.sql(f"CREATE INDEX small_by_s ON {table} USING inverted (s)")
+    for query in (
+        f"SELECT * FROM {table} WHERE id = 5000",  # above every file's upper bound
+        f"SELECT id, s FROM {table} WHERE p = 'p7'",  # no such partition
+        f"SELECT * FROM {table} WHERE s = 's1x'",  # within every file's bounds: the index
+    ):
+        before = hooks.readerFactories(table)
+        rows, plan, jobs = _run(spark, query)
+        assert rows == [] and jobs == 0 and "FloeLocalRead" in plan, plan
+        assert hooks.readerFactories(table) == before, query
+        assert _with_jobs(spark, query) == []
+    assert scan_report(spark, table)["index-pruned-files"] == {"small_by_s": 3}
+    df = spark.sql(f"SELECT id FROM {table} WHERE id = 5000")
+    assert df.collect() == []
+    metrics = scan_metrics(df, table)
+    assert metrics["skippedDataFiles"] == 3 and metrics["numOutputRows"] == 0, metrics
 
 
 @pytest.mark.parametrize(

@@ -147,7 +147,11 @@ public final class FloeLocalReadExec extends DriverResultExec {
    * partitions and reader factory, with the filter and projection bound.
    */
   Source source() {
-    return new Source(reading(), scan.createReaderFactory(), scan.planInputPartitions());
+    return source(scan.planInputPartitions());
+  }
+
+  private Source source(InputPartition[] partitions) {
+    return new Source(reading(), scan.createReaderFactory(), partitions);
   }
 
   /** Posts the scan's planning metrics (for a read done by a task, which reports its rows). */
@@ -184,11 +188,16 @@ public final class FloeLocalReadExec extends DriverResultExec {
     return new Reading(condition.isDefined() ? bind(condition.get(), input) : null, exprs);
   }
 
-  /** At most {@code limit} rows of the result, read now, on the driver. */
+  /**
+   * At most {@code limit} rows of the result, read now, on the driver. A scan that planned no file
+   * (an index or the files' bounds proved no row matches, or the table is empty) returns at once:
+   * no reader factory, no Hadoop configuration copied, no filter or projection bound.
+   */
   private InternalRow[] readOnDriver(int limit) {
     List<InternalRow> out = new ArrayList<>();
-    if (limit > 0) {
-      source().forEach(row -> {
+    InputPartition[] partitions = scan.planInputPartitions();
+    if (limit > 0 && partitions.length > 0) {
+      source(partitions).forEach(row -> {
         out.add(row);
         return out.size() < limit;
       });

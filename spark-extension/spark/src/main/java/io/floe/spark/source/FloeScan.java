@@ -414,6 +414,7 @@ public final class FloeScan
     // a row-level operation's scan must return every row of its files: no skipping inside them
     org.apache.spark.sql.sources.Filter[] skip = fileFiltering ? null
         : org.apache.spark.sql.internal.connector.PredicateUtils$.MODULE$.toV1(postScan);
+    ScanReports.readerFactoryCreated(table.name());
     return new FloeCombinedReaderFactory(ReaderSetup.of(table, snapshotId(), options).files(withIds, skip));
   }
 

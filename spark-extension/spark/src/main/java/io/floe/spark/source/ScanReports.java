@@ -20,7 +20,21 @@ public final class ScanReports {
   private static final ConcurrentHashMap<String, List<IndexPlanner.IndexUsage>> LAST_INDEXES =
       new ConcurrentHashMap<>();
 
+  private static final ConcurrentHashMap<String, Long> READER_FACTORIES = new ConcurrentHashMap<>();
+
   private ScanReports() {}
+
+  /** Counts a reader factory made for a scan of {@code table}. */
+  static void readerFactoryCreated(String table) {
+    if (ENABLED) {
+      READER_FACTORIES.merge(table, 1L, Long::sum);
+    }
+  }
+
+  /** How many reader factories scans of {@code table} (catalog.namespace.name) have made in this JVM. */
+  public static long readerFactories(String table) {
+    return READER_FACTORIES.getOrDefault(table, 0L);
+  }
 
   static void record(String table, ScanPlan plan) {
     record(table, plan, List.of());
