@@ -52,9 +52,9 @@ def cache_dir() -> Path:
 
 @contextmanager
 def fetch_lock() -> Iterator[None]:
-    """Held while a test jar is looked up in the cache and fetched into it: pytest's workers
-    (``-n 2``) may want the same jar at once, and one must not use a jar the other is still
-    writing, nor fetch into the same Ivy cache beside it."""
+    """Held while a test jar (or jvm_support's compiled classes) is looked up in the cache and
+    made there: pytest's workers (``-n 2``) may want the same one at once, and one must not use
+    files the other is still writing, nor fetch into the same Ivy cache beside it."""
     cache = cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
     with (cache / ".fetch.lock").open("w") as lock:

@@ -15,6 +15,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from iceberg_runtime import fetch_lock
+
 SOURCES = Path(__file__).parent / "jvm"
 CACHE = Path(os.environ.get("FLOE_CACHE", Path.home() / ".cache" / "floe")) / "jvm-support"
 
@@ -30,8 +32,6 @@ def floe_jar() -> Path:
 
 def support_classpath() -> Path:
     """The folder of compiled test-only classes (compiling them first when they changed)."""
-    import pyspark
-
     jar = floe_jar()
     sources = sorted(SOURCES.rglob("*.java"))
     digest = hashlib.sha256(jar.read_bytes())
@@ -39,6 +39,13 @@ def support_classpath() -> Path:
         digest.update(str(source.relative_to(SOURCES)).encode())
         digest.update(source.read_bytes())
     into = CACHE / digest.hexdigest()[:16]
+    with fetch_lock():  # another pytest worker may be compiling them into the same folder
+        return _compile(into, jar, sources)
+
+
+def _compile(into: Path, jar: Path, sources: list[Path]) -> Path:
+    import pyspark
+
     if (into / ".complete").exists():
         return into
     into.mkdir(parents=True, exist_ok=True)
