@@ -109,9 +109,9 @@ def spark(
     s3_jars: S3Jars,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[SparkSession]:
-    """One SparkSession for the whole run: catalog ``floe`` on ``warehouse``, plus, when the
-    Apache Iceberg Spark runtime jar is available, catalog ``iceberg`` (Iceberg's own runtime,
-    hadoop type) on the same warehouse for interop."""
+    """One SparkSession per pytest worker (for the whole run without workers): catalog ``floe``
+    on ``warehouse``, plus, when the Apache Iceberg Spark runtime jar is available, catalog
+    ``iceberg`` (Iceberg's own runtime, hadoop type) on the same warehouse for interop."""
     import floe
 
     conf = {
