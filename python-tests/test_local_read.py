@@ -114,6 +114,17 @@ def test_a_scan_that_plans_no_file_returns_without_opening_a_reader(
         assert hooks.readerFactories(table) == before, query
         assert _with_jobs(spark, query) == []
     assert scan_report(spark, table)["index-pruned-files"] == {"small_by_s": 3}
+    # an aggregate on the driver over such a read, and a job's aggregate over it (DISTINCT: the
+    # read's one task)
+    for query, node, answer in (
+        (f"SELECT count(*), max(id) FROM {table} WHERE s = 's1x'", "FloeLocalAggregate", (0, None)),
+        (f"SELECT count(DISTINCT id) FROM {table} WHERE s = 's1x'", "FloeLocalRead", (0,)),
+    ):
+        before = hooks.readerFactories(table)
+        df = spark.sql(query)
+        assert [tuple(r) for r in df.collect()] == [answer], query
+        assert node in df._jdf.queryExecution().executedPlan().toString(), query
+        assert hooks.readerFactories(table) == before, query
     df = spark.sql(f"SELECT id FROM {table} WHERE id = 5000")
     assert df.collect() == []
     metrics = scan_metrics(df, table)

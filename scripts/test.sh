@@ -18,6 +18,17 @@ for arg in "$@"; do
     *) echo "usage: scripts/test.sh [--full] [--soak]" >&2; exit 2 ;;
   esac
 done
+# Two pytest workers (pytest-xdist), each with its own Spark session, and each test module whole on
+# one of them (--dist loadfile: a module's fixtures, tables and servers stay in one process). One
+# worker left a third of the two cores idle while it waited on JVM starts, servers and its own
+# Spark jobs: measured on this project's machine, four modules took 179 s with one worker (1.22
+# cores busy) and 118 s with two (1.73 busy). FLOE_TEST_WORKERS sets another count (0: the tests
+# run in pytest's own process, as without xdist).
+workers="${FLOE_TEST_WORKERS:-2}"
+if ! [[ "$workers" =~ ^[0-9]{1,2}$ ]]; then
+  echo "FLOE_TEST_WORKERS must be a number of pytest workers from 0 to 99, not '$workers'" >&2
+  exit 2
+fi
 source scripts/lib.sh
 
 [ -x "$FLOE_PY" ] || { echo "No $FLOE_VENV here: run bash scripts/setup.sh first" >&2; exit 1; }
@@ -28,9 +39,9 @@ source scripts/lib.sh
 build_and_install_floe
 
 # pytest runs in the foreground while three jobs run beside it: JUnit; ruff and mypy; the training
-# run of the tests' class-data-sharing archive (python-tests/class_data_sharing.py). pytest keeps
-# about 1.5 of the two cores busy (Spark jobs, worker JVMs, waits on servers), so the three fit
-# mostly into the rest instead of running first. Their output follows pytest's. The archive only
+# run of the tests' class-data-sharing archive (python-tests/class_data_sharing.py). Together they
+# take about 3 CPU-minutes, which fit into the gaps pytest's workers leave (1.83 of the two cores
+# were busy over a whole run) instead of running first. Their output follows pytest's. The archive only
 # makes the tests' worker JVMs start faster: the first test that needs it waits for this build
 # (a file lock), and workers start without it if it cannot be built.
 junit_log="$(mktemp)"
@@ -51,12 +62,6 @@ junit_pid=$!
 ) > "$lint_log" 2>&1 &
 lint_pid=$!
 
-# Two pytest workers (pytest-xdist), each with its own Spark session, and each test module whole on
-# one of them (--dist loadfile: a module's fixtures, tables and servers stay in one process). One
-# worker left a third of the two cores idle while it waited on JVM starts, servers and its own
-# Spark jobs: measured on this project's machine, four modules took 179 s with one worker (1.22
-# cores busy) and 118 s with two (1.73 busy). FLOE_TEST_WORKERS sets another count (1: no workers).
-workers="${FLOE_TEST_WORKERS:-2}"
 status=0
 "$FLOE_PY" -m pytest python-tests -q --durations=25 -n "$workers" --dist loadfile \
   ${pytest_args[@]+"${pytest_args[@]}"} || status=$?

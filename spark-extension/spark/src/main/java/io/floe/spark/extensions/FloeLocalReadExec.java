@@ -147,11 +147,10 @@ public final class FloeLocalReadExec extends DriverResultExec {
    * partitions and reader factory, with the filter and projection bound.
    */
   Source source() {
-    return source(scan.planInputPartitions());
-  }
-
-  private Source source(InputPartition[] partitions) {
-    return new Source(reading(), scan.createReaderFactory(), partitions);
+    InputPartition[] partitions = scan.planInputPartitions();
+    // a scan that planned no file (an index or the files' bounds proved no row matches, or the
+    // table is empty) reads nothing: no reader factory, which copies the Hadoop configuration
+    return new Source(reading(), partitions.length == 0 ? null : scan.createReaderFactory(), partitions);
   }
 
   /** Posts the scan's planning metrics (for a read done by a task, which reports its rows). */
@@ -188,16 +187,11 @@ public final class FloeLocalReadExec extends DriverResultExec {
     return new Reading(condition.isDefined() ? bind(condition.get(), input) : null, exprs);
   }
 
-  /**
-   * At most {@code limit} rows of the result, read now, on the driver. A scan that planned no file
-   * (an index or the files' bounds proved no row matches, or the table is empty) returns at once:
-   * no reader factory, no Hadoop configuration copied, no filter or projection bound.
-   */
+  /** At most {@code limit} rows of the result, read now, on the driver. */
   private InternalRow[] readOnDriver(int limit) {
     List<InternalRow> out = new ArrayList<>();
-    InputPartition[] partitions = scan.planInputPartitions();
-    if (limit > 0 && partitions.length > 0) {
-      source(partitions).forEach(row -> {
+    if (limit > 0) {
+      source().forEach(row -> {
         out.add(row);
         return out.size() < limit;
       });
@@ -208,7 +202,7 @@ public final class FloeLocalReadExec extends DriverResultExec {
 
   /**
    * The rows of a small scan that a filter keeps, projected: serializable, so that it reads in a
-   * task as on the driver.
+   * task as on the driver. {@code factory} is null where there is no partition to read.
    */
   record Source(Reading reading, PartitionReaderFactory factory, InputPartition[] partitions) implements Serializable {
     /** Feeds each projected row (a copy: it stays valid) to {@code sink} until it returns false. */
@@ -222,6 +216,9 @@ public final class FloeLocalReadExec extends DriverResultExec {
     /** Feeds each projected row (a copy) of {@code partitions} that the condition keeps to {@code sink}. */
     void forEach(PartitionReaderFactory factory, InputPartition[] partitions,
         java.util.function.Predicate<InternalRow> sink) {
+      if (partitions.length == 0) {
+        return; // nothing to read: no filter or projection to set up either
+      }
       BasePredicate keep = condition != null ? Predicate.createInterpreted(condition) : null;
       if (keep != null) {
         keep.initialize(0);

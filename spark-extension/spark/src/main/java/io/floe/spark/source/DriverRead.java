@@ -26,11 +26,6 @@ public final class DriverRead {
 
   private DriverRead() {}
 
-  /** Feeds every row of {@code scan} (in its {@code readSchema()}) to {@code sink}, until it says stop. */
-  public static void read(FloeScan scan, RowSink sink) {
-    read(scan.createReaderFactory(), scan.planInputPartitions(), sink);
-  }
-
   /**
    * Feeds every row of {@code partitions}, read with {@code factory} (a scan's, as its tasks get
    * them), to {@code sink}, until it says stop.
