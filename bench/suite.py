@@ -3,14 +3,16 @@
 on plain Spark Parquet, Apache Iceberg (defaults and best settings), Delta Lake and Floe.
 
     python bench/suite.py [--quick] [--workloads W1,W3] [--engines floe,iceberg,delta,parquet]
-        [--profile] [--dir PATH] [--keep] [--results DIR]
+        [--profile] [--dir PATH] [--keep] [--results DIR] [--no-cds]
 
 Each engine runs each workload in its own fresh JVM (a worker process of this script), engines
 interleaved in ABC/CBA order from one workload to the next; inside, the workload runs a warm-up
 and then 5 measured repetitions (3 with ``--quick``). With ``--quick`` each engine runs all its
 workloads in ONE JVM (JVM start would otherwise eat the 5-minute budget); the report says so.
 Inputs are generated once (``prepare``, in a plain Spark JVM) under ``--dir``/inputs and reused
-while their parameters hold; every engine reads the same files (hard links).
+while their parameters hold; every engine reads the same files (hard links). Every JVM starts
+from a class-data-sharing archive of its engine's classes (bench/suite_cds.py; built once per
+engine and jar set into the cache folder, before the first JVM; ``--no-cds`` turns them off).
 
 Output, in ``--results`` (default bench/results): suite-<UTC>.md and latest.md (median ratios
 Floe/Parquet, Floe/Iceberg, Floe/Delta with min and max, goals met or MISSED, answers checked
@@ -217,7 +219,7 @@ def prepare_worker(spec: dict[str, Any]) -> int:
     registry = {**by_id(), **external_workloads(spec)}
     inputs = Path(spec["inputs"])
     inputs.mkdir(parents=True, exist_ok=True)
-    spark = plain_session(Path(spec["work"]))
+    spark = plain_session(Path(spec["work"]), java_options=spec.get("java_options", ""))
     errors: dict[str, str] = {}
     try:
         for wid in spec["workloads"]:
@@ -278,18 +280,30 @@ def run_suite(
     shared_jvm: bool | None = None,
     extra_conf: dict[str, dict[str, str]] | None = None,
     profile_dir: Path | None = None,
+    class_data_sharing: bool = True,
 ) -> dict[str, Any]:
     """Prepares the inputs, runs every (engine, workload) job and returns the raw results:
-    ``{"runs": {wid: {engine: {"cases": [...], ...}}}, "errors": {...}, ...}``."""
+    ``{"runs": {wid: {engine: {"cases": [...], ...}}}, "errors": {...}, ...}``. With
+    ``class_data_sharing`` each engine's JVMs start from its archive (bench/suite_cds.py), made
+    first when the cache has none."""
     shared = quick if shared_jvm is None else shared_jvm
     inputs = base / "inputs"
     run_dir = base / f"work-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}"
     started = time.perf_counter()
     files = workload_files(workloads)
+    archives: dict[str, tuple[str, str]] = {}
+    if class_data_sharing:
+        import suite_cds
+
+        for engine in dict.fromkeys(["parquet", *engines]):  # the prepare JVM is plain Spark
+            progress(f"class-data-sharing archive of {engine}")
+            archives[engine] = suite_cds.java_options(engine)
+            progress(f"{engine}: {archives[engine][1]}")
     prepared, prepare_seconds = run_process(
         "--prepare",
         {"inputs": str(inputs), "work": str(run_dir / "prepare"), "quick": quick,
-         "workloads": [w.id for w in workloads], "workload_files": files},
+         "workloads": [w.id for w in workloads], "workload_files": files,
+         "java_options": archives.get("parquet", ("", ""))[0]},
         "prepare",
     )  # fmt: skip
     errors: dict[str, str] = dict(prepared.get("errors", {}))
@@ -300,9 +314,11 @@ def run_suite(
     processes: list[dict[str, Any]] = []
     for engine, ids in plan_jobs(runnable, engines, shared):
         conf = dict((extra_conf or {}).get(engine, {}))
+        java_options = [archives.get(engine, ("", ""))[0]]
         if profile_dir is not None and engine == "floe":
-            jfr = profile_dir / f"{'-'.join(ids)}-{engine}.jfr"
-            conf["spark.driver.extraJavaOptions"] = profile_options(jfr)
+            java_options.append(profile_options(profile_dir / f"{'-'.join(ids)}-{engine}.jfr"))
+        if any(java_options):
+            conf["spark.driver.extraJavaOptions"] = " ".join(o for o in java_options if o)
         spec = {
             "engine": engine, "workloads": ids, "inputs": str(inputs),
             "work": str(run_dir / engine / "-".join(ids)), "quick": quick, "reps": reps,
@@ -330,6 +346,7 @@ def run_suite(
         "workloads": [w.id for w in workloads],
         "reps": reps if reps is not None else (3 if quick else 5),
         "warmups": warmups,
+        "class_data_sharing": {engine: status for engine, (_, status) in archives.items()},
     }
 
 
@@ -392,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=None, help="override measured repetitions")
     parser.add_argument("--jvm-per-workload", action="store_true",
                         help="with --quick: still one JVM per engine and workload")  # fmt: skip
+    parser.add_argument("--no-cds", action="store_true",
+                        help="no class-data-sharing archives (bench/suite_cds.py)")  # fmt: skip
     args = parser.parse_args(argv)
     engines = parse_engines(parser, args.engines)
     workloads = parse_workloads(parser, args.workloads, REGISTRY)
@@ -405,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     raw = run_suite(
         workloads, engines, args.quick, base, keep=args.keep, reps=args.reps,
         shared_jvm=args.quick and not args.jvm_per_workload, profile_dir=recordings,
+        class_data_sharing=not args.no_cds,
     )  # fmt: skip
     from suite_engines import versions
     from suite_report import answer_problems, machine, write_outputs

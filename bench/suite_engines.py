@@ -152,9 +152,12 @@ def session(
     return builder.getOrCreate()
 
 
-def plain_session(work: Path, app_name: str = "floe-suite-prepare") -> SparkSession:
-    """A plain Spark session (input generation)."""
-    return session("parquet", work, app_name)
+def plain_session(
+    work: Path, app_name: str = "floe-suite-prepare", java_options: str = ""
+) -> SparkSession:
+    """A plain Spark session (input generation), with ``java_options`` for its JVM."""
+    extra = {"spark.driver.extraJavaOptions": java_options} if java_options else None
+    return session("parquet", work, app_name, extra)
 
 
 def table_properties(engine: str) -> dict[str, str]:

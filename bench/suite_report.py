@@ -204,6 +204,12 @@ def markdown(raw: dict[str, Any], workloads: Sequence[Workload]) -> str:
                    f"{', '.join(engines)}; later workloads run in a warm JVM.")  # fmt: skip
     else:
         out.append("JVMs: a fresh one per engine and workload, engines interleaved ABC/CBA.")
+    archives = raw.get("class_data_sharing") or {}
+    if archives:
+        states = "; ".join(f"{engine} {state}" for engine, state in archives.items())
+        out.append(f"Class-data-sharing archives (JVM start only; bench/suite_cds.py): {states}.")
+    else:
+        out.append("Class-data-sharing archives: off (JVMs load every class from the jars).")
     versions = raw.get("versions", {})
     if versions:
         out.append("Versions: " + "; ".join(f"{k} {v}" for k, v in versions.items()) + ".")

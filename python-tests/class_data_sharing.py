@@ -32,6 +32,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from iceberg_runtime import cache_dir
@@ -67,9 +68,10 @@ def worker_jar() -> str:
     return done.stdout.strip()
 
 
-def archive_key() -> str:
-    """A digest of everything the archive depends on: the Java runtime's version, the names, sizes
-    and times of PySpark's jars, the Floe jar's path and bytes, and the training script's."""
+def runtime_key(files: Iterable[Path]) -> str:
+    """A digest of what an archive depends on: the Java runtime's version, the names, sizes and
+    times of PySpark's jars, and the path and bytes of each of ``files`` (jars outside PySpark's
+    folder, training scripts)."""
     import pyspark
 
     digest = hashlib.sha256()
@@ -80,47 +82,86 @@ def archive_key() -> str:
     for jar in sorted((Path(pyspark.__file__).parent / "jars").glob("*.jar")):
         stat = jar.stat()
         digest.update(f"{jar} {stat.st_size} {stat.st_mtime_ns}\n".encode())
-    jar = Path(worker_jar())  # its path is on the archive's class path, its classes inside
-    digest.update(f"{jar}\n".encode())
-    digest.update(jar.read_bytes())
-    digest.update(TRAINING.read_bytes())
+    for file in files:
+        digest.update(f"{file}\n".encode())
+        digest.update(file.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def _build(archive: Path) -> None:
-    """Run the training session with ``-XX:ArchiveClassesAtExit`` into a temporary file, then
-    rename it into place (the JVM writes the archive as it exits)."""
+def archive_key() -> str:
+    """The tests' archive's key: :func:`runtime_key` of the Floe jar (its path is on the archive's
+    class path, its classes inside) and the training script."""
+    return runtime_key([Path(worker_jar()), TRAINING])
+
+
+def dump(
+    archive: Path, command: list[str], options_env: str, timeout_s: int, options: str = ""
+) -> str | None:
+    """Runs ``command`` (a training run that starts one Spark JVM with the Java options it finds in
+    the environment variable ``options_env``, and waits for that JVM to exit) with ``options`` and
+    ``-XX:ArchiveClassesAtExit`` into a temporary file, then renames it to ``archive`` (the JVM
+    writes the archive as it exits). Returns None, or why no archive was made (with the end of the
+    run's log, kept beside the archive)."""
     partial = archive.with_suffix(f".{os.getpid()}.partial")
-    work = archive.parent / f"training-{os.getpid()}"
     log = archive.with_suffix(".log")
     env = dict(os.environ)
     # Spark splits Java options as a shell would: a cache folder with a space stays one argument
-    env[ENV] = f"{C1_ONLY} -XX:ArchiveClassesAtExit={shlex.quote(str(partial))} -Xlog:cds=off"
-    env[ENV] += " -Xlog:cds+dynamic=off"
+    env[options_env] = f"{options} -XX:ArchiveClassesAtExit={shlex.quote(str(partial))}".strip()
+    env[options_env] += " -Xlog:cds=off -Xlog:cds+dynamic=off"
     try:
         with log.open("w") as out:
             training = subprocess.Popen(
-                [sys.executable, str(TRAINING), str(work)],
-                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True,
-            )  # fmt: skip
+                command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            )
             try:
-                status: int | str = training.wait(timeout=TRAINING_TIMEOUT_S)
+                status: int | str = training.wait(timeout=timeout_s)
             except subprocess.TimeoutExpired:
                 os.killpg(training.pid, signal.SIGKILL)  # its JVM too, before it writes anything
                 training.wait()
-                status = f"no exit in {TRAINING_TIMEOUT_S} s"
+                status = f"no exit in {timeout_s} s"
         if status != 0 or not partial.is_file():
             tail = log.read_text(errors="replace")[-2000:]
-            print(
-                f"class_data_sharing: no archive ({TRAINING.name}: {status}); workers start"
-                f" without one:\n{tail}",
-                file=sys.stderr,
-            )
-            return
+            return f"{Path(command[1]).name}: {status}; see {log}:\n{tail}"
         partial.rename(archive)
+        return None
     finally:
         partial.unlink(missing_ok=True)
+
+
+def ensure(archive: Path, build: Callable[[Path], None]) -> bool:
+    """Whether ``archive`` exists, after building it with ``build`` if it did not; under a lock in
+    its folder, so that several processes build it once. Archives of the same family (the name up
+    to its last '-', e.g. ``spark-<key>.jsa``) made for other keys go first: 150-180 MB each."""
+    folder = archive.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    family = archive.name.rsplit("-", 1)[0]
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not archive.is_file():
+            for stale in folder.glob(f"{family}-*"):
+                if stale.suffix in {".jsa", ".partial", ".log"}:
+                    stale.unlink(missing_ok=True)
+            build(archive)
+    return archive.is_file()
+
+
+def reading_options(archive: Path) -> str:
+    """The JVM options that read ``archive`` (and start as usual when it does not fit)."""
+    return f"-XX:SharedArchiveFile={shlex.quote(str(archive))} {QUIET}"
+
+
+def _build(archive: Path) -> None:
+    """The training run of the tests' archive; prints why when it makes none."""
+    work = archive.parent / f"training-{os.getpid()}"
+    try:
+        failure = dump(
+            archive, [sys.executable, str(TRAINING), str(work)], ENV, TRAINING_TIMEOUT_S, C1_ONLY
+        )
+    finally:
         shutil.rmtree(work, ignore_errors=True)
+    if failure is not None:
+        print(f"class_data_sharing: no archive ({failure}); workers start without one",
+              file=sys.stderr)  # fmt: skip
 
 
 def turned_off() -> bool:
@@ -139,18 +180,10 @@ def worker_java_options() -> str:
     it at most once per key) unless the archive is off or could not be built."""
     if turned_off():
         return C1_ONLY
-    folder = cds_folder()
-    folder.mkdir(parents=True, exist_ok=True)
-    archive = folder / f"spark-{archive_key()}.jsa"
-    with (folder / ".lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one build, even for several pytest processes
-        if not archive.is_file():
-            for stale in folder.glob("spark-*"):  # archives of earlier jars, 180 MB each
-                stale.unlink(missing_ok=True)
-            _build(archive)
-    if not archive.is_file():
+    archive = cds_folder() / f"spark-{archive_key()}.jsa"
+    if not ensure(archive, _build):
         return C1_ONLY
-    return f"{C1_ONLY} -XX:SharedArchiveFile={shlex.quote(str(archive))} {QUIET}"
+    return f"{C1_ONLY} {reading_options(archive)}"
 
 
 def worker_env() -> dict[str, str]:

@@ -87,8 +87,12 @@ def test_tiny_workload_end_to_end(tmp_path: Path) -> None:
     spec.loader.exec_module(module)
     workload: Workload = module.WORKLOAD
 
-    raw = suite.run_suite([workload], ["parquet", "floe"], quick=True, base=tmp_path, reps=2)
+    raw = suite.run_suite(
+        [workload], ["parquet", "floe"], quick=True, base=tmp_path, reps=2,
+        class_data_sharing=False,  # test_bench_cds.py covers the archives
+    )  # fmt: skip
     raw.update(versions={}, machine={}, command="test")
+    assert raw["class_data_sharing"] == {}
 
     runs = raw["runs"]["W99"]
     assert set(runs) == {"parquet", "floe"}, raw
@@ -104,6 +108,7 @@ def test_tiny_workload_end_to_end(tmp_path: Path) -> None:
     assert "## W99 Tiny" in text and "Floe/Parquet" in text
     assert "W99 count: Floe/parquet" in text and "goal <= 1000: met" in text
     assert "answers differ" not in text
+    assert "Class-data-sharing archives: off" in text
 
 
 def _noop(*_: object) -> None:
