@@ -83,7 +83,11 @@ def java_options(engine: str) -> tuple[str, str]:
     ``off`` or ``none (why)``; the options are empty unless there is an archive."""
     if turned_off():
         return "", "off"
-    key = class_data_sharing.runtime_key([*engine_jars(engine), TRAINING])
+    try:
+        key = class_data_sharing.runtime_key([*engine_jars(engine), TRAINING])
+    except Exception as e:  # a jar that cannot be fetched: the engine's worker reports it
+        print(f"suite_cds: {engine} starts without an archive: {e}", file=sys.stderr)
+        return "", f"none ({type(e).__name__})"
     archive = folder() / f"{family(engine)}-{key}.jsa"
     built: list[str] = []
 

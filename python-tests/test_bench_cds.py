@@ -105,3 +105,19 @@ def test_archives_can_be_turned_off_and_the_report_says_which_were_used(
 def test_iceberg_configurations_share_an_archive() -> None:
     assert suite_cds.family("iceberg-default") == suite_cds.family("iceberg-best") == "iceberg"
     assert suite_cds.family("delta") == "delta" and suite_cds.family("floe") == "floe"
+
+
+def test_an_engine_whose_jars_cannot_be_had_runs_without_an_archive(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The archive only makes JVMs start faster: a failed fetch is left to the engine's worker,
+    which reports it, instead of stopping the whole suite before it starts."""
+    monkeypatch.delenv("FLOE_BENCH_CDS", raising=False)
+
+    def unreachable(engine: str) -> list[Path]:
+        raise RuntimeError(f"cannot fetch the jars of {engine}")
+
+    monkeypatch.setattr(suite_cds, "engine_jars", unreachable)
+    assert suite_cds.java_options("delta") == ("", "none (RuntimeError)")
+    error = capsys.readouterr().err
+    assert "delta starts without an archive: cannot fetch the jars of delta" in error
