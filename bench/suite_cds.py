@@ -4,17 +4,19 @@ The suite starts about fifty JVMs in a full run, one per engine and workload. Ea
 verifies some ten thousand classes of Spark, Hadoop and the engine before its first statement. A
 dynamic CDS archive (``-XX:ArchiveClassesAtExit``, JDK 13+) holds them already parsed and
 verified: measured on this project's machine, a plain Spark JVM's start plus its first query took
-11.1 s without an archive and 7.2 s with one, a Floe JVM's 13.5-14.0 s and 9.2 s.
+11.1 s without an archive and 7.2 s with one, a Floe JVM's 13.5-14.0 s and 9.2 s; in paired suite
+runs of W1, W2, W4 and W5 on every engine (16 JVMs), 845 s without and 765 s with.
 
 Every engine gets an archive of its own, trained on its own class path (the two Iceberg
-configurations share one), so each starts the same way; the archive only changes how classes are
-loaded, not the code that runs: the measured repetitions, which follow a warm-up, are what they
-would be without it. An archive is made once per key (the Java runtime, PySpark's jars, the
-engine's own jars and the training script, ``class_data_sharing.runtime_key``) by a training run
-(``suite_cds_training.py``: a session, writes, reads and row-level statements on a small table of
-the engine) and kept in the cache folder (``FLOE_CACHE``, as the test jars). A JVM that the
-archive does not fit starts as it would without it. ``FLOE_BENCH_CDS=off`` or ``suite.py
---no-cds`` turns archives off.
+configurations share one), so each starts the same way. The archive changes how classes are loaded,
+not the code that runs. Yet on this machine the first repetitions of a JVM's first case were
+sometimes slower with an archive (likely: the JVM gets there sooner, with less of its code compiled
+yet; docs/benchmarks.md, 'JVM start', has the paired runs). ``--no-cds`` gives runs without. An
+archive is made once per key (the Java runtime, PySpark's jars, the engine's own jars and the
+training script, ``class_data_sharing.runtime_key``) by a training run (``suite_cds_training.py``:
+a session, writes, reads and row-level statements on a small table of the engine) and kept in the
+cache folder (``FLOE_CACHE``, as the test jars). A JVM that the archive does not fit starts as it
+would without it. ``FLOE_BENCH_CDS=off`` or ``suite.py --no-cds`` turns archives off.
 """
 
 from __future__ import annotations
