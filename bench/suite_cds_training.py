@@ -17,6 +17,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent / "pyspark-shim"))
+sys.path.insert(0, str(BENCH.parent / "python-tests"))  # class_data_sharing
 
 JVM_EXIT_TIMEOUT_S = 240
 
@@ -56,7 +57,7 @@ def statements(engine: str, work: Path) -> list[str]:
 def main(argv: list[str]) -> int:
     import os
 
-    from pyspark import SparkContext
+    from class_data_sharing import stop_and_await_jvm_exit
     from suite_cds import ENV
     from suite_engines import session
 
@@ -73,12 +74,7 @@ def main(argv: list[str]) -> int:
     spark.read.parquet(str(work / "src")).createOrReplaceTempView("src")
     for statement in statements(engine, work):
         spark.sql(statement).collect()
-    jvm_process = SparkContext._gateway.proc  # type: ignore[union-attr]
-    spark.stop()
-    # The JVM exits when its standard input closes, and writes the archive as it exits: wait for
-    # that here, or the caller would look for the archive before it exists.
-    jvm_process.stdin.close()
-    status: int = jvm_process.wait(timeout=JVM_EXIT_TIMEOUT_S)
+    status = stop_and_await_jvm_exit(spark, JVM_EXIT_TIMEOUT_S)
     print("TRAINED", engine, "JVM exit status", status, flush=True)
     return status
 

@@ -34,8 +34,12 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from iceberg_runtime import cache_dir
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 ENV = "FLOE_TEST_JAVA_OPTIONS"
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
@@ -121,11 +125,24 @@ def dump(
                 status = f"no exit in {timeout_s} s"
         if status != 0 or not partial.is_file():
             tail = log.read_text(errors="replace")[-2000:]
-            return f"{Path(command[1]).name}: {status}; see {log}:\n{tail}"
+            return f"the training run ended with {status}; see {log}:\n{tail}"
         partial.rename(archive)
         return None
     finally:
         partial.unlink(missing_ok=True)
+
+
+def stop_and_await_jvm_exit(spark: SparkSession, timeout_s: int = 240) -> int:
+    """For a training run: stops ``spark`` and waits for its JVM to exit, which is when the JVM
+    writes the archive (it exits when its standard input closes); returns the JVM's exit status.
+    Without the wait, the caller could look for the archive before it exists."""
+    from pyspark import SparkContext
+
+    jvm_process = SparkContext._gateway.proc  # type: ignore[union-attr]
+    spark.stop()
+    jvm_process.stdin.close()
+    status: int = jvm_process.wait(timeout=timeout_s)
+    return status
 
 
 def ensure(archive: Path, build: Callable[[Path], None]) -> bool:

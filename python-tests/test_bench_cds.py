@@ -83,6 +83,7 @@ def test_a_jvm_with_another_class_path_refuses_the_required_archive(
     required = parquet_archive[0].replace("-Xshare:auto", "-Xshare:on")
     done = start_worker(tmp_path, required, floe.jar_path())
     assert done.returncode != 0 and "ROWS" not in done.stdout
+    assert "shared class paths mismatch" in done.stderr, done.stderr[-3000:]
 
 
 def test_archives_can_be_turned_off_and_the_report_says_which_were_used(
@@ -121,3 +122,14 @@ def test_an_engine_whose_jars_cannot_be_had_runs_without_an_archive(
     assert suite_cds.java_options("delta") == ("", "none (RuntimeError)")
     error = capsys.readouterr().err
     assert "delta starts without an archive: cannot fetch the jars of delta" in error
+
+
+def test_a_training_run_that_fails_leaves_no_archive_and_says_why(tmp_path: Path) -> None:
+    import class_data_sharing
+
+    archive = tmp_path / "x-0123.jsa"
+    script = "import sys; print('training output'); sys.exit(3)"
+    failure = class_data_sharing.dump(archive, [sys.executable, "-c", script], "UNUSED_ENV", 60)
+    assert failure is not None and failure.startswith("the training run ended with 3; see ")
+    assert "training output" in failure
+    assert not archive.exists() and not list(tmp_path.glob("*.partial"))

@@ -17,9 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pyspark import SparkContext
-
 import floe
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # python-tests: class_data_sharing
+from class_data_sharing import stop_and_await_jvm_exit
 
 JVM_EXIT_TIMEOUT_S = 240
 
@@ -82,12 +83,7 @@ def main(argv: list[str]) -> int:
     )
     batches.awaitTermination()
     count = spark.sql(f"SELECT count(*) FROM {t}").collect()[0][0]
-    jvm_process = SparkContext._gateway.proc  # type: ignore[union-attr]
-    spark.stop()
-    # The JVM exits when its standard input closes, and writes the archive as it exits: wait for
-    # that here, or the caller would look for the archive before it exists.
-    jvm_process.stdin.close()
-    status: int = jvm_process.wait(timeout=JVM_EXIT_TIMEOUT_S)
+    status = stop_and_await_jvm_exit(spark, JVM_EXIT_TIMEOUT_S)
     print("TRAINED", count, "JVM exit status", status, flush=True)
     return status
 
