@@ -19,6 +19,10 @@ from typing import Any
 
 from suite_api import ENGINES, Case, Workload, goal_met, peer_median
 
+#: The suite's time budgets in minutes (issue 17), full run and ``--quick``, for a run of every
+#: workload on every engine (a run of fewer is not checked against them).
+BUDGET_MINUTES = {"full": 45.0, "quick": 5.0}
+
 #: The ratio columns of the report: header, goal key.
 RATIO_COLUMNS: tuple[tuple[str, str], ...] = (
     ("Floe/Parquet", "parquet"), ("Floe/Iceberg", "iceberg"), ("Floe/Delta", "delta"),
@@ -197,7 +201,8 @@ def markdown(raw: dict[str, Any], workloads: Sequence[Workload]) -> str:
     out.append(
         f"Command: `{raw.get('command', 'python bench/suite.py')}`; {mode}, "
         f"{raw['warmups']} warm-up, {raw['reps']} measured repetitions, "
-        f"total {raw['total_seconds'] / 60:.1f} min."
+        f"total {raw['total_seconds'] / 60:.1f} min ({budget_verdict(raw)}; where it went: "
+        "the last section)."
     )
     if raw.get("shared_jvm"):
         out.append("JVMs: ONE per engine for all its workloads (quick mode), engines in the order "
@@ -285,7 +290,71 @@ def markdown(raw: dict[str, Any], workloads: Sequence[Workload]) -> str:
         out.append("")
         out += [f"- {p}" for p in problems]
         out.append("")
+    out += time_section(raw, engines)
     return "\n".join(out) + "\n"
+
+
+def budget_verdict(raw: dict[str, Any]) -> str:
+    """Whether the run kept its budget (:data:`BUDGET_MINUTES`), or why it is not checked."""
+    from workloads import REGISTRY
+
+    mode = "quick" if raw["quick"] else "full"
+    budget = BUDGET_MINUTES[mode]
+    every = {w.id for w in REGISTRY} <= set(raw.get("workloads", [])) and set(ENGINES) <= set(
+        raw["engines"]
+    )
+    if not every:
+        return (
+            f"the {budget:g}-minute {mode} budget is for every workload on every engine: "
+            "not checked"
+        )
+    met = raw["total_seconds"] <= budget * 60
+    return f"budget {budget:g} min: {'met' if met else 'MISSED'}"
+
+
+def time_section(raw: dict[str, Any], engines: Sequence[str]) -> list[str]:
+    """'Where the time went': seconds per workload and engine (each workload from its start to its
+    end inside the engine's JVM), the rest of each engine's JVMs (start, session, table setup
+    outside the workloads, exit), and what ran outside them (inputs, archives, orchestration).
+    Empty when the run recorded no processes."""
+    processes = raw.get("processes") or []
+    if not processes:
+        return []
+    shown = [e for e in engines if any(p["engine"] == e for p in processes)]
+    inside: dict[str, dict[str, float]] = {}
+    for wid, results in raw["runs"].items():
+        for engine, result in results.items():
+            if result.get("seconds") is not None:
+                inside.setdefault(wid, {})[engine] = float(result["seconds"])
+    jvm_total = {e: sum(p["seconds"] for p in processes if p["engine"] == e) for e in shown}
+    jvms = {e: sum(1 for p in processes if p["engine"] == e) for e in shown}
+
+    def row(label: str, cells: dict[str, float]) -> str:
+        values = [f"{cells[e]:,.0f}" if e in cells else "-" for e in shown]
+        return f"| {label} | " + " | ".join(values) + f" | {sum(cells.values()):,.0f} |"
+
+    out = ["## Where the time went", "",
+           "Seconds of wall time. A workload's cell runs from its start to its end inside the "
+           "engine's JVM (inputs made, tables written, warm-ups, measured repetitions); "
+           "'rest of the JVMs' is each engine's JVMs' time outside them (JVM start, Spark "
+           "session, stop).", "",
+           "| workload | " + " | ".join(shown) + " | all engines |",
+           "|" + "---|" * (len(shown) + 2)]  # fmt: skip
+    for wid in raw["runs"]:
+        if wid in inside:
+            out.append(row(wid, inside[wid]))
+    rest = {e: jvm_total[e] - sum(c.get(e, 0.0) for c in inside.values()) for e in shown}
+    out.append(row(f"rest of the JVMs ({', '.join(f'{e} {jvms[e]}' for e in shown)} JVMs)", rest))
+    out.append(row("**total**", jvm_total))
+    prepare = float(raw.get("prepare_seconds", 0.0))
+    outside = raw["total_seconds"] - prepare - sum(jvm_total.values())
+    out += [
+        "",
+        f"Outside the engines' JVMs: {prepare:,.0f} s preparing the inputs (one JVM) and "
+        f"{outside:,.0f} s else (class-data-sharing archives when made, the orchestration).",
+        "",
+    ]
+    return out
 
 
 def charts(raw: dict[str, Any], workloads: Sequence[Workload], into: Path) -> list[Path]:

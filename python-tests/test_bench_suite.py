@@ -22,7 +22,7 @@ import jfr_profile  # noqa: E402
 import planning_tables  # noqa: E402
 import suite  # noqa: E402
 import suite_report  # noqa: E402
-from suite_api import Case, Context, Workload, answer_digest, goal_met  # noqa: E402
+from suite_api import ENGINES, Case, Context, Workload, answer_digest, goal_met  # noqa: E402
 from workloads import REGISTRY, datasets, w06_delete, w08_delete_read  # noqa: E402
 from workloads.tpch_answers import digest, normalize  # noqa: E402
 from workloads.w10_index import queries  # noqa: E402
@@ -208,6 +208,41 @@ def test_a_missed_goal_says_how_much_of_the_peers_time_its_floor_takes() -> None
     assert not a_line[0] and a_line[1].endswith("goal <= 0.5: MISSED"), a_line  # no such floor
     assert lines(0.2, 0.01)[0][1].endswith("is 0.01 of parquet's time (below it)")  # Floe's
     assert "floor" not in lines(0.04, 0.01)[0][1]  # a met goal needs no floor
+
+
+def test_the_report_says_where_the_time_went_and_checks_the_budget() -> None:
+    workload = Workload("W1", "t", "scan", ("parquet", "floe"), _noop, _nothing)
+    raw = _raw("W1", [Case("q", "parquet", [1.0]), Case("q", "floe", [1.0])])
+    raw["runs"]["W2"] = {"parquet": {"cases": []}, "floe": {"error": "boom"}}
+    raw["runs"]["W1"]["parquet"]["seconds"] = 30.0
+    raw["runs"]["W1"]["floe"]["seconds"] = 20.0
+    raw["runs"]["W2"]["parquet"]["seconds"] = 50.0
+    raw["runs"]["W2"]["floe"]["seconds"] = 4.0  # a failed workload's time counts too
+    raw["processes"] = [
+        {"engine": "parquet", "workloads": ["W1"], "seconds": 40.0},
+        {"engine": "floe", "workloads": ["W1"], "seconds": 31.0},
+        {"engine": "floe", "workloads": ["W2"], "seconds": 9.0},
+        {"engine": "parquet", "workloads": ["W2"], "seconds": 60.0},
+    ]
+    raw.update(prepare_seconds=12.0, total_seconds=160.0, quick=False, workloads=["W1", "W2"])
+    text = suite_report.markdown(raw, [workload])
+    section = text[text.index("## Where the time went") :]
+    assert "| workload | parquet | floe | all engines |" in section
+    assert "| W1 | 30 | 20 | 50 |" in section
+    assert "| W2 | 50 | 4 | 54 |" in section
+    assert "| rest of the JVMs (parquet 2, floe 2 JVMs) | 20 | 16 | 36 |" in section
+    assert "| **total** | 100 | 40 | 140 |" in section
+    assert "12 s preparing the inputs (one JVM) and 8 s else" in section
+    assert "(the 45-minute full budget is for every workload on every engine: not checked;" in text
+
+    raw.update(workloads=[w.id for w in REGISTRY], engines=list(ENGINES))
+    assert "total 2.7 min (budget 45 min: met;" in suite_report.markdown(raw, [workload])
+    raw.update(quick=True)
+    assert "total 2.7 min (budget 5 min: met;" in suite_report.markdown(raw, [workload])
+    raw.update(total_seconds=301.0)
+    assert "total 5.0 min (budget 5 min: MISSED;" in suite_report.markdown(raw, [workload])
+    del raw["processes"]
+    assert "## Where the time went" not in suite_report.markdown(raw, [workload])
 
 
 def test_bad_engines_and_workloads_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

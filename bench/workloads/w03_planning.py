@@ -24,6 +24,12 @@ workload's own fresh JVM (one sample, after the same tiny query). With ``--quick
 figure only. Warm: the
 same session's later plans (``ctx.time``, a warm-up then the measured reps).
 
+Floor: ``floor: the partition shape on a 10-row table`` plans ``partition``'s query on the tiny
+table of the warm-up (one file, one manifest), warm, as the cases above: what planning costs a
+Spark session whatever the table's size (parsing, analysis, optimization, the py4j calls of the
+timing). The ``partition`` cases name it (``extra["floor_case"]``), so a missed goal's line in the
+report says how much of Iceberg's time the fastest session's floor already takes.
+
 Engines: floe, iceberg-default (manifest cache off) and iceberg-best (``io.manifest.cache-enabled``;
 ``rewrite_manifests`` is not run, as the shared D3 tables are read-only and their manifests are
 already clustered, 100 entries each). Delta is not measured: delta-spark has no public API to
@@ -170,6 +176,13 @@ def register_catalog(spark: SparkSession, engine: str, inputs: Path) -> None:
         spark.conf.set(key, value)
 
 
+#: The floor case (see above): its name and query.
+FLOOR = (
+    "floor: the partition shape on a 10-row table",
+    f"SELECT count(*), sum(amount) FROM {CATALOG}.{NAMESPACE}.tiny WHERE p = 0",
+)
+
+
 def warm_up(spark: SparkSession) -> None:
     """A query on the tiny table: Spark's and the engine's classes loaded, no D3 metadata read."""
     spark.sql(
@@ -228,9 +241,14 @@ def run(ctx: Context) -> list[Case]:
             digest = None if shape == "nofilter" else answer(ctx.spark, sql)
             name = f"{shape} {label(size)} warm"
             entries = size + tables.REAL_FILES
-            cases.append(
-                ctx.case(name, seconds, answer=digest, entries=entries, input_partitions=partitions)
+            case = ctx.case(
+                name, seconds, answer=digest, entries=entries, input_partitions=partitions
             )
+            if shape == "partition":
+                case.extra["floor_case"] = FLOOR[0]
+            cases.append(case)
+    floor_seconds = ctx.time(functools.partial(plan, FLOOR[1]))
+    cases.append(ctx.case(FLOOR[0], floor_seconds, answer=answer(ctx.spark, FLOOR[1])))
     return cases
 
 
