@@ -231,13 +231,19 @@ class Context:
         **extra: Any,
     ) -> Case:
         """A :class:`Case` timing ``sql`` (run to the last row) with :meth:`time`; its answer is
-        ``digest`` (default :func:`answer_digest`) of the rows of one untimed run before."""
-        answer = (digest or answer_digest)(self.spark.sql(sql).collect())
+        ``digest`` (default :func:`answer_digest`) of the rows of the first warm-up run, or of one
+        untimed run before when there is no warm-up (never of a measured run)."""
+        to_answer = digest or answer_digest
+        answers: list[str] = []
+        if self.warmups == 0:
+            answers.append(to_answer(self.spark.sql(sql).collect()))
 
         def query() -> None:
-            self.spark.sql(sql).collect()
+            rows = self.spark.sql(sql).collect()
+            if not answers:  # the first warm-up: digested outside the measured runs
+                answers.append(to_answer(rows))
 
-        return self.case(name, self.time(query), answer=answer, **extra)
+        return self.case(name, self.time(query), answer=answers[0], **extra)
 
     def jobs_run(self, sql: str) -> int:
         """How many Spark jobs one run of ``sql`` (collected) starts in this session; untimed. The

@@ -314,8 +314,8 @@ def budget_verdict(raw: dict[str, Any]) -> str:
 
 def time_section(raw: dict[str, Any], engines: Sequence[str]) -> list[str]:
     """'Where the time went': seconds per workload and engine (each workload from its start to its
-    end inside the engine's JVM), the rest of each engine's JVMs (start, session, table setup
-    outside the workloads, exit), and what ran outside them (inputs, archives, orchestration).
+    end inside the engine's JVM), the rest of each engine's JVMs (JVM start, Spark session, stop),
+    and what ran outside them (inputs, archives, orchestration).
     Empty when the run recorded no processes."""
     processes = raw.get("processes") or []
     if not processes:

@@ -245,6 +245,33 @@ def test_the_report_says_where_the_time_went_and_checks_the_budget() -> None:
     assert "## Where the time went" not in suite_report.markdown(raw, [workload])
 
 
+class _CountingSpark:
+    """Stands in for a SparkSession in :meth:`Context.query_case`: counts the statements run and
+    answers each with its own run number, so the answer tells which run it came from."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    def sql(self, _: str) -> _CountingSpark:
+        return self
+
+    def collect(self) -> list[tuple[int]]:
+        self.runs += 1
+        return [(self.runs,)]
+
+
+@pytest.mark.parametrize(("warmups", "runs", "answer_run"), [(1, 4, 1), (2, 5, 1), (0, 4, 1)])
+def test_a_query_case_takes_its_answer_from_the_first_warm_up(
+    tmp_path: Path, warmups: int, runs: int, answer_run: int
+) -> None:
+    spark = _CountingSpark()
+    ctx = Context("floe", spark, tmp_path, tmp_path, quick=True, reps=3, warmups=warmups)  # type: ignore[arg-type]
+    case = ctx.query_case("q", "SELECT 1")
+    assert spark.runs == runs  # no run of its own for the answer when there is a warm-up
+    assert len(case.seconds) == 3
+    assert case.answer == answer_digest([(answer_run,)])  # never a measured run's rows
+
+
 def test_bad_engines_and_workloads_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser()
     w3 = suite.parse_workloads(parser, "W3", REGISTRY)
