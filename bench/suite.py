@@ -378,6 +378,17 @@ def cases_of(raw: dict[str, Any], wid: str) -> list[Case]:
     return found
 
 
+def repetitions(text: str) -> int:
+    """``--reps``: a whole number from 1 to 1000 (a case needs a measured run to have a time)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of repetitions from 1 to 1000")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # the jar Gradle built, for this process and its workers, unless FLOE_JAR names one (here, not
@@ -406,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="inputs and scratch (default bench/out/suite)")  # fmt: skip
     parser.add_argument("--keep", action="store_true", help="keep the engines' scratch tables")
     parser.add_argument("--results", type=Path, default=RESULTS, help="report directory")
-    parser.add_argument("--reps", type=int, default=None, help="override measured repetitions")
+    parser.add_argument("--reps", type=repetitions, default=None,
+                        help="override measured repetitions (1-1000)")  # fmt: skip
     parser.add_argument("--jvm-per-workload", action="store_true",
                         help="with --quick: still one JVM per engine and workload")  # fmt: skip
     parser.add_argument("--no-cds", action="store_true",

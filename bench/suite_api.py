@@ -235,7 +235,7 @@ class Context:
         untimed run before when there is no warm-up (never of a measured run)."""
         to_answer = digest or answer_digest
         answers: list[str] = []
-        if self.warmups == 0:
+        if self.warmups <= 0:
             answers.append(to_answer(self.spark.sql(sql).collect()))
 
         def query() -> None:

@@ -289,6 +289,11 @@ def test_bad_engines_and_workloads_are_usage_errors(capsys: pytest.CaptureFixtur
     assert "unknown workloads ['W13']" in err
     assert "none of the workloads runs on parquet (W3: iceberg-default, iceberg-best, floe)" in err
     assert [w.id for w in suite.parse_workloads(parser, "w10, W1", REGISTRY)] == ["W1", "W10"]
+    for reps in ("0", "-3", "1001", "many"):
+        with pytest.raises(SystemExit):
+            suite.main(["--reps", reps, "--workloads", "W1"])
+        assert "is not a number of repetitions from 1 to 1000" in capsys.readouterr().err
+    assert suite.repetitions("5") == 5
 
 
 def test_registry_has_every_workload_in_order_and_row_level_goals_name_cases() -> None:

@@ -22,8 +22,6 @@ import floe
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # python-tests: class_data_sharing
 from class_data_sharing import stop_and_await_jvm_exit
 
-JVM_EXIT_TIMEOUT_S = 240
-
 
 def main(argv: list[str]) -> int:
     work = Path(argv[0])
@@ -83,7 +81,7 @@ def main(argv: list[str]) -> int:
     )
     batches.awaitTermination()
     count = spark.sql(f"SELECT count(*) FROM {t}").collect()[0][0]
-    status = stop_and_await_jvm_exit(spark, JVM_EXIT_TIMEOUT_S)
+    status = stop_and_await_jvm_exit(spark)
     print("TRAINED", count, "JVM exit status", status, flush=True)
     return status
 
