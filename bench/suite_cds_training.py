@@ -19,6 +19,8 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent / "pyspark-shim"))
 sys.path.insert(0, str(BENCH.parent / "python-tests"))  # class_data_sharing
 
+JVM_EXIT_TIMEOUT_S = 240
+
 
 def statements(engine: str, work: Path) -> list[str]:
     """What the training session runs after writing the Parquet table ``src``."""
@@ -72,7 +74,7 @@ def main(argv: list[str]) -> int:
     spark.read.parquet(str(work / "src")).createOrReplaceTempView("src")
     for statement in statements(engine, work):
         spark.sql(statement).collect()
-    status = stop_and_await_jvm_exit(spark)
+    status = stop_and_await_jvm_exit(spark, JVM_EXIT_TIMEOUT_S)
     print("TRAINED", engine, "JVM exit status", status, flush=True)
     return status
 

@@ -22,6 +22,8 @@ import floe
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # python-tests: class_data_sharing
 from class_data_sharing import stop_and_await_jvm_exit
 
+JVM_EXIT_TIMEOUT_S = 240
+
 
 def main(argv: list[str]) -> int:
     work = Path(argv[0])
@@ -81,7 +83,7 @@ def main(argv: list[str]) -> int:
     )
     batches.awaitTermination()
     count = spark.sql(f"SELECT count(*) FROM {t}").collect()[0][0]
-    status = stop_and_await_jvm_exit(spark)
+    status = stop_and_await_jvm_exit(spark, JVM_EXIT_TIMEOUT_S)
     print("TRAINED", count, "JVM exit status", status, flush=True)
     return status
 
