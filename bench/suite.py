@@ -389,13 +389,19 @@ def repetitions(text: str) -> int:
     return value
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    # the jar Gradle built, for this process and its workers, unless FLOE_JAR names one (here, not
-    # at import, so that a test importing this module does not change its own process's jar)
+def use_built_jar() -> None:
+    """Makes the jar Gradle built this process's and its workers' Floe jar, unless ``FLOE_JAR``
+    names one. Only once a run is certain to start, not at import nor before the arguments are
+    checked: a test that imports this module, or calls ``main`` with bad arguments, keeps its
+    process's jar (and the key of the tests' class-data-sharing archive, which depends on it)."""
     if "FLOE_JAR" not in os.environ and _BUILT_JAR.is_file():
         os.environ["FLOE_JAR"] = str(_BUILT_JAR)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     if len(argv) == 2 and argv[0] in ("--worker", "--prepare"):
+        use_built_jar()
         spec = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
         return worker(spec) if argv[0] == "--worker" else prepare_worker(spec)
 
@@ -431,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     refused = claim_inputs(base / "inputs")
     if refused:
         parser.error(refused)
+    use_built_jar()
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     recordings = base / "profiles" / stamp if args.profile else None
     raw = run_suite(

@@ -64,6 +64,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+#: Variables a test may leave changed: PySpark sets the first two when it starts a JVM; pytest
+#: sets the third for each test.
+ENVIRONMENT_SET_BY_OTHERS = frozenset({"SPARK_AUTH_SOCKET_TIMEOUT", "SPARK_BUFFER_SIZE",
+                                       "PYTEST_CURRENT_TEST"})  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _environment_left_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fails a test that leaves this process's environment changed. A pytest worker runs many
+    modules, and a leaked variable changes every later one: a test that ran bench/suite.py's
+    ``main`` left ``FLOE_JAR`` naming Gradle's jar, so the tests' class-data-sharing archive got
+    another key in that worker, and its rebuild deleted the archive the other worker's JVMs were
+    starting with. Set variables with ``monkeypatch.setenv``, which puts them back."""
+    before = dict(os.environ)
+    yield
+    changed = sorted(
+        name
+        for name in before.keys() | os.environ.keys()
+        if name not in ENVIRONMENT_SET_BY_OTHERS and before.get(name) != os.environ.get(name)
+    )
+    if changed:
+        pytest.fail(f"{request.node.nodeid} left the environment changed: {', '.join(changed)}; "
+                    "set variables with monkeypatch.setenv, which restores them")  # fmt: skip
+
+
 @pytest.fixture(scope="session")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The local warehouse directory of the ``floe`` catalog (and of the ``iceberg`` catalog)."""
