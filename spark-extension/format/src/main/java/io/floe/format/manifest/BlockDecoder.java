@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.avro.io.Decoder;
 import org.apache.avro.util.Utf8;
 
@@ -111,6 +112,14 @@ final class BlockDecoder extends Decoder {
     int length = readLength("a bytes value");
     ByteBuffer out = reuse != null && reuse.capacity() >= length ? reuse.clear() : ByteBuffer.allocate(length);
     out.put(bytes, pos, length).flip();
+    pos += length;
+    return out;
+  }
+
+  /** A bytes value as an array of its own. */
+  byte[] readByteArray() throws IOException {
+    int length = readLength("a bytes value");
+    byte[] out = Arrays.copyOfRange(bytes, pos, pos + length);
     pos += length;
     return out;
   }

@@ -5,6 +5,7 @@ import static io.floe.format.manifest.ManifestSchemas.*;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -285,6 +286,10 @@ final class DirectEntryReader {
         || key.schema().getType() != Schema.Type.INT) {
       throw new Unsupported();
     }
+    if (value.schema().getType() == valueType) { // required values, as the spec writes them: unboxed
+      return optional(s, Schema.Type.ARRAY,
+          valueType == Schema.Type.LONG ? DirectEntryReader::longs : DirectEntryReader::bounds);
+    }
     ValueReader values = value(value.schema(), valueType);
     ValueReader map = in -> {
       Map<Integer, Object> out = new LinkedHashMap<>();
@@ -297,6 +302,40 @@ final class DirectEntryReader {
       return out;
     };
     return optional(s, Schema.Type.ARRAY, map);
+  }
+
+  /** An array of key/value records of an int and a long, as a {@link ColumnMap}. */
+  private static Map<Integer, Long> longs(BlockDecoder in) throws IOException {
+    int[] ids = new int[0];
+    long[] values = new long[0];
+    int size = 0;
+    for (long n = in.readArrayStart(); n != 0; n = in.arrayNext()) {
+      ids = Arrays.copyOf(ids, size + (int) n); // n is at most the bytes left in the block
+      values = Arrays.copyOf(values, ids.length);
+      for (long i = 0; i < n; i++) {
+        ids[size] = in.readInt();
+        values[size] = in.readLong();
+        size++;
+      }
+    }
+    return ColumnMap.longs(ids, values, size);
+  }
+
+  /** An array of key/value records of an int and bytes, as a {@link ColumnMap}. */
+  private static Map<Integer, ByteBuffer> bounds(BlockDecoder in) throws IOException {
+    int[] ids = new int[0];
+    byte[][] values = new byte[0][];
+    int size = 0;
+    for (long n = in.readArrayStart(); n != 0; n = in.arrayNext()) {
+      ids = Arrays.copyOf(ids, size + (int) n);
+      values = Arrays.copyOf(values, ids.length);
+      for (long i = 0; i < n; i++) {
+        ids[size] = in.readInt();
+        values[size] = in.readByteArray();
+        size++;
+      }
+    }
+    return ColumnMap.bytes(ids, values, size);
   }
 
   /**

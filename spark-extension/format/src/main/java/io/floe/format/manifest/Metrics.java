@@ -54,6 +54,9 @@ public final class Metrics {
   }
 
   private static <V> Map<Integer, V> wrap(Map<Integer, V> map) {
+    if (map instanceof ColumnMap) {
+      return map; // read-only already
+    }
     return map == null || map.isEmpty() ? Collections.emptyMap() : Collections.unmodifiableMap(map);
   }
 

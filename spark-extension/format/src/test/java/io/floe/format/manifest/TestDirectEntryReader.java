@@ -78,6 +78,27 @@ public class TestDirectEntryReader {
     }
   }
 
+  /** The metric maps of the direct path are compact (ColumnMap), not a LinkedHashMap per file and metric. */
+  @Test
+  public void metricMapsOfTheDirectPathAreColumnMaps() throws Exception {
+    PartitionSpec identity = identitySpec();
+    ManifestWriter w = ManifestWriter.write(2, identity, SCHEMA, newFile(temp.getRoot(), "compact.avro"), 100L,
+        ManifestContent.DATA);
+    w.add(dataFile(identity, "a", 10, 1, "a", 19723, new BigDecimal("12.34"), 1_704_067_200_000_000L));
+    ManifestFile m = close(w);
+    ContentFile direct = ManifestReader.read(IO.newInputFile(m.path()), m, Map.of(0, identity)).get(0).file();
+    ContentFile generic = ManifestReader.read(IO.newInputFile(m.path()), m, Map.of(0, identity),
+        ManifestReader.Decoding.GENERIC).get(0).file();
+    assertTrue(direct.valueCounts().size() > 1 && direct.lowerBounds().size() > 1);
+    for (Map<Integer, ?> map : List.of(direct.columnSizes(), direct.valueCounts(), direct.nullValueCounts(),
+        direct.lowerBounds(), direct.upperBounds())) {
+      assertTrue(map.getClass().getName(), map instanceof ColumnMap);
+    }
+    assertEquals(generic.valueCounts(), direct.valueCounts());
+    assertEquals(generic.lowerBounds(), direct.lowerBounds());
+    assertEquals(generic.upperBounds(), direct.upperBounds());
+  }
+
   /** Every shape Iceberg and pyiceberg write: versions, transforms, codecs, delete files, optional fields. */
   @Test
   public void manifestsOfOtherWritersDecodeTheSameEntriesAsGenericRecords() throws Exception {
