@@ -101,6 +101,13 @@ def run_worker_process(
         result_file.unlink(missing_ok=True)
 
 
+def gc_seconds(spark: Any) -> float:
+    """Seconds the driver JVM of ``spark`` has spent collecting garbage since it started (every
+    collector's ``getCollectionTime``); the difference of two calls is the GC time between them."""
+    beans = spark._jvm.java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()
+    return sum(max(0, int(b.getCollectionTime())) for b in beans) / 1000.0
+
+
 def ratio(a: float | None, b: float | None) -> float | None:
     """``a / b``, or None when either is missing or ``b`` is 0."""
     if a is None or b is None or b == 0:

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 from bench_session import (
     DRIVER_MEMORY,
     engine_list,
+    gc_seconds,
     progress,
     ratio,
     run_worker_process,
@@ -198,10 +199,6 @@ class Worker:
         found: list[dict[str, Any]] = self.metadata().get("snapshots", [])
         return sorted(found, key=lambda s: (s["timestamp-ms"], s.get("sequence-number", 0)))
 
-    def gc_seconds(self) -> float:
-        beans = self.jvm.java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()
-        return sum(max(0, int(b.getCollectionTime())) for b in beans) / 1000.0
-
     def append(self, table: str, i: int) -> float:
         start = time.perf_counter()
         self.spark.sql(f"INSERT INTO {table} VALUES ({i}, 'row-{i}')")
@@ -221,7 +218,7 @@ class Worker:
         self.directory = self.location(self.table)
         progress(f"{self.engine}: {n} commits into {self.directory}")
         latencies: list[float] = []
-        gc_before = self.gc_seconds()
+        gc_before = gc_seconds(self.spark)
         started = time.perf_counter()
         recording = None
         for i in range(1, n + 1):
@@ -231,7 +228,7 @@ class Worker:
             if i % 500 == 0:
                 progress(f"{self.engine}: {i} commits, last {latencies[-1] * 1000:.0f} ms")
         total = time.perf_counter() - started
-        gc = self.gc_seconds() - gc_before
+        gc = gc_seconds(self.spark) - gc_before
         self.stop_recording(recording, "late-commits")
         files = listing(self.directory)
         kinds = by_kind(files)

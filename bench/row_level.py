@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench_session import DRIVER_MEMORY, progress, ratio, spark_conf, write_report
+from bench_session import DRIVER_MEMORY, gc_seconds, progress, ratio, spark_conf, write_report
 from store_sales import (
     SCANS,
     cluster_days,
@@ -253,10 +253,6 @@ class Bench:
         self.stop_recording(recording, system, label)
         return Run(seconds, cpu, [tuple(r) for r in rows])
 
-    def gc_seconds(self) -> float:
-        beans = self.jvm.java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()
-        return sum(max(0, int(b.getCollectionTime())) for b in beans) / 1000.0
-
     def location(self, table: str) -> Path:
         from floe.inspect import metadata_file
 
@@ -302,9 +298,9 @@ class Bench:
         and the files it added on disk."""
         before_files = listing(system.directory)
         before_snapshot = self.snapshot(system)["snapshot-id"]
-        gc_before = self.gc_seconds()
+        gc_before = gc_seconds(self.spark)
         run = self.run(sql, system, label)
-        gc = self.gc_seconds() - gc_before
+        gc = gc_seconds(self.spark) - gc_before
         snap = self.snapshot(system)
         if snap["snapshot-id"] == before_snapshot:
             raise RuntimeError(f"{system.table}: the statement committed no snapshot")

@@ -21,8 +21,10 @@ processes per engine and size, each running a query on a tiny table first (Spark
 engine's classes loaded) and then planning the ``minmax`` shape once; at 10K, the first plan in the
 workload's own fresh JVM (one sample, after the same tiny query). With ``--quick``, the first
 ``minmax`` plan in the workload's JVM, which ``--quick`` shares with the other workloads: a smoke
-figure only. Warm: the
-same session's later plans (``ctx.time``, a warm-up then the measured reps).
+figure only. Each cold case keeps the driver JVM's garbage-collection seconds during each of its
+plans (``extra["gc_seconds"]``): decoding 100K manifest entries allocates enough to make GC a
+large part of a cold plan. Warm: the same session's later plans (``ctx.time``, a warm-up then the
+measured reps).
 
 Floor: ``floor: the partition shape on a 10-row table`` plans ``partition``'s query on the tiny
 table of the warm-up (one file, one manifest), warm, as the cases above: what planning costs a
@@ -52,6 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import planning_tables as tables
+from bench_session import gc_seconds
 from suite_api import Case, Context, Workload, answer_digest
 
 if TYPE_CHECKING:
@@ -198,10 +201,12 @@ def cold(spec: dict[str, Any]) -> dict[str, Any]:
     try:
         register_catalog(spark, spec["engine"], Path(spec["inputs"]))
         warm_up(spark)
+        gc_before = gc_seconds(spark)
         seconds, partitions = tables.plan_seconds(spark, query(spec["size"], "minmax"))
+        gc = gc_seconds(spark) - gc_before
     finally:
         spark.stop()
-    return {"seconds": seconds, "partitions": partitions}
+    return {"seconds": seconds, "partitions": partitions, "gc_seconds": gc}
 
 
 def answer(spark: SparkSession, sql: str) -> str:
@@ -225,14 +230,23 @@ def run(ctx: Context) -> list[Case]:
         if ctx.quick or size < GOAL_SIZE:
             # the first plan of D3 in this JVM: in a full run the workload's JVM is fresh, so this
             # is a true cold plan (one sample, no goal below GOAL_SIZE); --quick shares the JVM
+            gc_before = gc_seconds(ctx.spark)
             first, _ = tables.plan_seconds(ctx.spark, minmax)
             cold_seconds = [first]
+            cold_gc = [gc_seconds(ctx.spark) - gc_before]
         else:
             spec = {"engine": ctx.engine, "size": size, "inputs": str(ctx.inputs),
                     "work": str(ctx.work / "cold")}  # fmt: skip
-            cold_seconds = [run_child("--cold", spec)["seconds"] for _ in range(COLD_REPS)]
+            children = [run_child("--cold", spec) for _ in range(COLD_REPS)]
+            cold_seconds = [child["seconds"] for child in children]
+            cold_gc = [child["gc_seconds"] for child in children]
         cases.append(
-            ctx.case(f"minmax {label(size)} cold", cold_seconds, entries=size + tables.REAL_FILES)
+            ctx.case(
+                f"minmax {label(size)} cold",
+                cold_seconds,
+                entries=size + tables.REAL_FILES,
+                gc_seconds=cold_gc,
+            )
         )
         for shape in SHAPES:
             sql = query(size, shape)
