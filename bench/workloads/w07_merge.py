@@ -15,8 +15,9 @@ the 3-minute budget.
 
 Cases: ``total`` (sum of the 10 rounds; goal Floe / min(Iceberg modes) <= 0.6; extras: per-round
 seconds, max/median round, LST-Bench degradation rate), ``queries after`` (the sum of the 4
-queries' times after the last round; goal <= 0.5x Iceberg's; extras: the same before, and
-post/pre, goal <= 1.10). Answers: a checksum of the final table (equal for every engine).
+queries' times after the last round; goal <= 0.5x Iceberg's; extras: the same before, each
+query's time before and after, and post/pre, goal <= 1.10). Answers: a checksum of the final
+table (equal for every engine).
 """
 
 from __future__ import annotations
@@ -90,12 +91,16 @@ def merge_sql(table: str, view: str) -> str:
     )
 
 
-def query_seconds(ctx: Context, table: str, qs: dict[str, str]) -> tuple[float, dict[str, Any]]:
-    """Sum over the queries of each query's best of ``ctx.reps`` (after one warm-up each)."""
+def query_seconds(
+    ctx: Context, table: str, qs: dict[str, str]
+) -> tuple[float, dict[str, Any], dict[str, float]]:
+    """Sum over the queries of each query's best of ``ctx.reps`` (after one warm-up each), the
+    answers, and each query's best."""
     import time
 
     total = 0.0
     answers: dict[str, Any] = {}
+    each: dict[str, float] = {}
     for name, sql in qs.items():
         query = sql.format(src=table)
         rows = ctx.spark.sql(query).collect()
@@ -106,7 +111,8 @@ def query_seconds(ctx: Context, table: str, qs: dict[str, str]) -> tuple[float, 
             ctx.spark.sql(query).collect()
             best = min(best, time.perf_counter() - started)
         total += best
-    return total, answers
+        each[name] = best
+    return total, answers, each
 
 
 def run(ctx: Context) -> list[Case]:
@@ -127,7 +133,7 @@ def run(ctx: Context) -> list[Case]:
         return table
 
     table = fresh()
-    before, before_answers = query_seconds(ctx, table, qs)
+    before, before_answers, before_each = query_seconds(ctx, table, qs)
     series: list[list[float]] = []
     for _ in range(1 if ctx.quick else SERIES):
         table = fresh()
@@ -137,7 +143,7 @@ def run(ctx: Context) -> list[Case]:
             ctx.spark.sql(merge_sql(table, views[r])).collect()
             rounds.append(time.perf_counter() - started)
         series.append(rounds)
-    after, after_answers = query_seconds(ctx, table, qs)
+    after, after_answers, after_each = query_seconds(ctx, table, qs)
     checksum = ctx.spark.sql(CHECKSUM.format(src=table)).collect()
     count = int(checksum[0][0])
     expected = rows + 500 + ROUNDS * (rows // 300)
@@ -163,6 +169,8 @@ def run(ctx: Context) -> list[Case]:
             [after],
             answer=answer_digest(sorted(after_answers.items())),
             queries_before_seconds=before,
+            query_seconds_before=before_each,
+            query_seconds_after=after_each,
             post_over_pre=after / before,
             answers_before=before_answers,
         ),
