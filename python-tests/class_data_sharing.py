@@ -14,8 +14,9 @@ Java runtime, PySpark's jars, the Floe jar and the training script, so a changed
 archive. It fits JVMs whose class path is the Floe jar followed by PySpark's (as ``floe
 thriftserver`` and ``floe connect`` set it, and the workers do when given the options); a JVM
 with another class path, or any other mismatch, ignores the archive silently (``-Xshare:auto``
-with the CDS log off) and starts as it would without it. The options only make a JVM start
-faster. ``FLOE_TEST_CDS=off`` turns them off.
+with the CDS log off) and starts as it would without it; but one told to read an archive file that
+does not exist fails to start, which is why ``ensure`` keeps recent archives of other keys. The
+options only make a JVM start faster. ``FLOE_TEST_CDS=off`` turns them off.
 
 Worker scripts read the options from the environment variable ``FLOE_TEST_JAVA_OPTIONS``
 (``ENV``), which ``worker_env()`` sets.
@@ -32,6 +33,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,6 +47,9 @@ ENV = "FLOE_TEST_JAVA_OPTIONS"
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 TRAINING = Path(__file__).parent / "helpers" / "cds_training.py"
 TRAINING_TIMEOUT_S = 300
+#: Archives of other keys older than this are removed when a new one is built (``ensure``): longer
+#: than a whole test run (``--full --soak`` included), so none is removed while a run may use it.
+STALE_AFTER_S = 6 * 3600
 #: Reading the archive, and staying silent when it cannot be used.
 QUIET = "-Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
 #: The tests' JVMs (the session's and the workers') compile with C1 only: their runs are short, and
@@ -148,18 +153,30 @@ def stop_and_await_jvm_exit(spark: SparkSession, timeout_s: int = 240) -> int:
 def ensure(archive: Path, build: Callable[[Path], None]) -> bool:
     """Whether ``archive`` exists, after building it with ``build`` if it did not; under a lock in
     its folder, so that several processes build it once. Archives of the same family (the name up
-    to its last '-', e.g. ``spark-<key>.jsa``) made for other keys go first: 150-180 MB each."""
+    to its last '-', e.g. ``spark-<key>.jsa``) made for other keys go first, 150-180 MB each, but
+    only those older than ``STALE_AFTER_S``: another run may be starting JVMs on a newer one (a
+    second checkout, a jar rebuilt meanwhile), and a JVM told to read an archive that is gone
+    does not start at all."""
     folder = archive.parent
     folder.mkdir(parents=True, exist_ok=True)
     family = archive.name.rsplit("-", 1)[0]
     with (folder / ".lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not archive.is_file():
+            cutoff = time.time() - STALE_AFTER_S
             for stale in folder.glob(f"{family}-*"):
-                if stale.suffix in {".jsa", ".partial", ".log"}:
+                if stale.suffix in {".jsa", ".partial", ".log"} and _modified(stale) < cutoff:
                     stale.unlink(missing_ok=True)
             build(archive)
     return archive.is_file()
+
+
+def _modified(path: Path) -> float:
+    """``path``'s modification time; now when it is gone (another process removed it)."""
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return time.time()
 
 
 def reading_options(archive: Path) -> str:

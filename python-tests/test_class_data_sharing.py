@@ -7,8 +7,10 @@ worker-shaped session starts with ``-Xshare:on`` instead, which refuses to start
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import class_data_sharing
@@ -59,3 +61,29 @@ def test_a_jvm_with_another_class_path_refuses_the_required_archive(tmp_path: Pa
         cwd=HELPERS, env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode != 0 and "ROWS" not in done.stdout
+
+
+def test_building_an_archive_removes_only_old_archives_of_other_keys(tmp_path: Path) -> None:
+    """A newer archive of another key may be what another run's JVMs are starting from (a JVM told
+    to read a missing archive does not start), so only those older than STALE_AFTER_S go."""
+    old = tmp_path / "spark-0000000000000001.jsa"
+    old_log = tmp_path / "spark-0000000000000001.log"
+    recent = tmp_path / "spark-0000000000000002.jsa"
+    other_family = tmp_path / "iceberg-0000000000000003.jsa"
+    for path in (old, old_log, recent, other_family):
+        path.write_bytes(b"archive")
+    long_ago = time.time() - class_data_sharing.STALE_AFTER_S - 60
+    for path in (old, old_log, other_family):
+        os.utime(path, (long_ago, long_ago))
+    built: list[Path] = []
+
+    def build(archive: Path) -> None:
+        built.append(archive)
+        archive.write_bytes(b"new")
+
+    wanted = tmp_path / "spark-0000000000000004.jsa"
+    assert class_data_sharing.ensure(wanted, build)
+    assert built == [wanted]
+    assert not old.exists() and not old_log.exists()
+    assert recent.exists() and other_family.exists()
+    assert class_data_sharing.ensure(wanted, build) and built == [wanted]  # built once
