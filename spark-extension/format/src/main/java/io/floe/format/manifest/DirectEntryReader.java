@@ -286,9 +286,13 @@ final class DirectEntryReader {
         || key.schema().getType() != Schema.Type.INT) {
       throw new Unsupported();
     }
-    if (value.schema().getType() == valueType) { // required values, as the spec writes them: unboxed
-      return optional(s, Schema.Type.ARRAY,
-          valueType == Schema.Type.LONG ? DirectEntryReader::longs : DirectEntryReader::bounds);
+    ValueReader unboxed = switch (valueType) {
+      case LONG -> DirectEntryReader::longs;
+      case BYTES -> DirectEntryReader::bounds;
+      default -> null;
+    };
+    if (unboxed != null && value.schema().getType() == valueType) { // required values, as the spec writes them
+      return optional(s, Schema.Type.ARRAY, unboxed);
     }
     ValueReader values = value(value.schema(), valueType);
     ValueReader map = in -> {
