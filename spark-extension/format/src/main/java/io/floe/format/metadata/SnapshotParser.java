@@ -1,12 +1,15 @@
 package io.floe.format.metadata;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.format.util.JsonUtil;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 
 /** Snapshot JSON, as it appears in the table metadata's {@code snapshots} list. */
 public final class SnapshotParser {
@@ -67,6 +70,25 @@ public final class SnapshotParser {
       gen.writeStringField(KEY_ID, snapshot.keyId());
     }
     gen.writeEndObject();
+  }
+
+  /**
+   * The JSON of snapshots written before, while they are in use: a table's metadata file lists
+   * every snapshot and is written whole at each commit, so without it a table of thousands of
+   * snapshots would generate all of them again for every commit. Snapshots are immutable and
+   * {@link Snapshot#equals} compares every field written here, so an equal snapshot (the same one
+   * read again) shares the entry; weak keys let unused snapshots go.
+   */
+  private static final Map<Snapshot, SerializedString> WRITTEN = Collections.synchronizedMap(new WeakHashMap<>());
+
+  /** As {@link #toJson(Snapshot, JsonGenerator)}, from the JSON kept for an equal snapshot when there is one. */
+  static void toJsonKept(Snapshot snapshot, JsonGenerator gen) throws IOException {
+    SerializedString json = WRITTEN.get(snapshot);
+    if (json == null) {
+      json = new SerializedString(toJson(snapshot));
+      WRITTEN.put(snapshot, json);
+    }
+    gen.writeRawValue(json);
   }
 
   public static Snapshot fromJson(String json) {

@@ -80,12 +80,13 @@ public final class TableMetadataParser {
 
   /**
    * The JSON as UTF-8 bytes, the same as {@code toJson(metadata).getBytes(UTF_8)}, generated straight
-   * into bytes: no intermediate String, which for a large table is most of the cost of writing it.
+   * into bytes: no intermediate String, which for a large table is most of the cost of writing it;
+   * snapshots written before are copied from their kept JSON.
    */
   public static byte[] toJsonBytes(TableMetadata metadata) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
     try (JsonGenerator gen = BYTES_FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
-      toJson(metadata, gen);
+      toJson(metadata, gen, true);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write metadata JSON", e);
     }
@@ -93,6 +94,15 @@ public final class TableMetadataParser {
   }
 
   public static void toJson(TableMetadata m, JsonGenerator gen) throws IOException {
+    toJson(m, gen, false);
+  }
+
+  /**
+   * {@code keptSnapshots}: each snapshot's JSON is taken from what was written for it before (see
+   * {@link SnapshotParser#toJsonKept}), the same bytes: what a commit writes, where the snapshots
+   * but one are the previous metadata's.
+   */
+  private static void toJson(TableMetadata m, JsonGenerator gen, boolean keptSnapshots) throws IOException {
     int v = m.formatVersion();
     gen.writeStartObject();
     gen.writeNumberField(FORMAT_VERSION, v);
@@ -151,7 +161,11 @@ public final class TableMetadataParser {
     gen.writeEndObject();
     gen.writeArrayFieldStart(SNAPSHOTS);
     for (Snapshot snapshot : m.snapshots()) {
-      SnapshotParser.toJson(snapshot, gen);
+      if (keptSnapshots) {
+        SnapshotParser.toJsonKept(snapshot, gen);
+      } else {
+        SnapshotParser.toJson(snapshot, gen);
+      }
     }
     gen.writeEndArray();
     gen.writeArrayFieldStart(STATISTICS);

@@ -26,6 +26,29 @@ public class TestMetadataJsonBytes {
     }
   }
 
+  /**
+   * A commit writes the snapshots of the previous metadata from the JSON kept for them: the same
+   * bytes as generating them, the first time, the next time and for equal snapshots read back.
+   */
+  @Test
+  public void keptSnapshotJsonIsTheGeneratedJson() {
+    for (int v = 1; v <= 3; v++) {
+      TableMetadata base = unicodeMetadata(v);
+      Snapshot odd = Snapshot.builder().copy(MetadataFixtures.snapshot(base, 3L, "overwrite"))
+          .summary(Map.of("operation", "overwrite", "note", "caf\u00e9 \ud83d\udc1f \"q\" \\ \u0001 \u2028"))
+          .keyId(v >= 3 ? "key-\u6771" : null).build();
+      TableMetadata m = TableMetadata.buildFrom(base).setBranchSnapshot(odd, "main").build();
+      byte[] expected = TableMetadataParser.toJson(m).getBytes(StandardCharsets.UTF_8);
+      assertArrayEquals(expected, TableMetadataParser.toJsonBytes(m));
+      assertArrayEquals(expected, TableMetadataParser.toJsonBytes(m));
+      TableMetadata read = TableMetadataParser.fromJson("f.json", expected);
+      assertArrayEquals(expected, TableMetadataParser.toJsonBytes(read));
+      TableMetadata next = commit(read, 4L);
+      assertArrayEquals(TableMetadataParser.toJson(next).getBytes(StandardCharsets.UTF_8),
+          TableMetadataParser.toJsonBytes(next));
+    }
+  }
+
   @Test
   public void parsingBytesGivesWhatWasWritten() {
     TableMetadata m = unicodeMetadata(2);
