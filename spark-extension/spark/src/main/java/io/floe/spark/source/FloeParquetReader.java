@@ -107,6 +107,21 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
         builder.skipFilters);
   }
 
+  /**
+   * The Hadoop configurations that the readers of one read share: each file's reader needs a copy
+   * of the base configuration with its own settings (columns, filters), about a millisecond per file
+   * to make; files that look alike share one ({@link ParquetReadConf.Copies}). For readers built with
+   * the same base configuration object, e.g. the files of one driver-side read. Thread-safe.
+   */
+  public static final class SharedConfigurations {
+    final ParquetReadConf.Copies copies = new ParquetReadConf.Copies();
+
+    /** How many distinct configurations are kept (for tests). */
+    int size() {
+      return copies.size();
+    }
+  }
+
   /** Starts a reader for the data file at {@code location} (a URI or path string). */
   public static Builder read(String location) {
     return new Builder(location);
@@ -417,6 +432,12 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
      */
     Builder confCopies(ParquetReadConf.Copies copies) {
       this.confCopies = copies;
+      return this;
+    }
+
+    /** As {@link #confCopies}, for readers outside this package: {@code shared} by the files of one read. */
+    public Builder sharedConfigurations(SharedConfigurations shared) {
+      this.confCopies = shared.copies;
       return this;
     }
 

@@ -187,6 +187,12 @@ final class ParquetReadConf {
       }
     };
 
+    int size() {
+      synchronized (copies) {
+        return copies.size();
+      }
+    }
+
     Configuration get(Configuration base, org.apache.spark.sql.sources.Filter[] skipFilters, StructType dataSchema,
         NameMapping names, MessageType fileSchema, boolean byId) {
       Key key = new Key(base, skipFilters, dataSchema, names, fileSchema);

@@ -71,7 +71,9 @@ final class LocalSketch {
     }
     StructType readSchema = SparkSchemas.withFieldIds(schema, new StructType(fields));
     List<List<FileScanTask>> groups = balance(tasks, Math.max(1, Math.min(parallelism, tasks.size())));
-    Reader reader = group -> sketch(group, readSchema, columns, conf, batchSize, tableName, snapshotId);
+    // the files' configured copies of conf, shared by all threads: files that look alike share one
+    FloeParquetReader.SharedConfigurations shared = new FloeParquetReader.SharedConfigurations();
+    Reader reader = group -> sketch(group, readSchema, columns, conf, shared, batchSize, tableName, snapshotId);
     List<ColumnUpdater[]> done = new ArrayList<>();
     if (groups.size() == 1) {
       done.add(reader.sketch(groups.get(0)));
@@ -107,7 +109,8 @@ final class LocalSketch {
   }
 
   private static ColumnUpdater[] sketch(List<FileScanTask> files, StructType readSchema, List<SketchColumn> columns,
-      Configuration conf, int batchSize, String tableName, long snapshotId) {
+      Configuration conf, FloeParquetReader.SharedConfigurations shared, int batchSize, String tableName,
+      long snapshotId) {
     ColumnUpdater[] updaters = new ColumnUpdater[columns.size()];
     for (int i = 0; i < updaters.length; i++) {
       updaters[i] = new ColumnUpdater(columns.get(i));
@@ -115,7 +118,7 @@ final class LocalSketch {
     for (FileScanTask task : files) {
       String path = task.file().path();
       try (FloeParquetReader reader = FloeParquetReader.read(path).project(readSchema).conf(conf)
-          .batchSize(batchSize).build()) {
+          .sharedConfigurations(shared).batchSize(batchSize).build()) {
         while (reader.next()) {
           ColumnarBatch batch = reader.get();
           int numRows = batch.numRows();
