@@ -20,9 +20,9 @@ import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 /**
  * Readers outside the source package (the driver's statistics sketches) share the configured
@@ -35,20 +35,8 @@ public class TestSharedConfigurations {
       "message m { required int64 id = 1; optional binary name (STRING) = 2; }");
   private static final MessageType OTHER = MessageTypeParser.parseMessageType(
       "message m { required int64 id = 1; optional binary name (STRING) = 2; optional int32 extra = 3; }");
-  private static File dir;
-
-  @BeforeClass
-  public static void makeDir() throws IOException {
-    dir = java.nio.file.Files.createTempDirectory("floe-shared-conf").toFile();
-  }
-
-  @AfterClass
-  public static void removeDir() {
-    for (File f : dir.listFiles()) {
-      f.delete();
-    }
-    dir.delete();
-  }
+  @ClassRule
+  public static final TemporaryFolder DIR = new TemporaryFolder();
 
   @Test
   public void filesThatLookAlikeShareOneConfiguration() throws IOException {
@@ -75,7 +63,7 @@ public class TestSharedConfigurations {
   }
 
   private static String write(String name, MessageType schema, long from, long to) throws IOException {
-    String path = new File(dir, name).getAbsolutePath();
+    String path = new File(DIR.getRoot(), name).getAbsolutePath();
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
     try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new Path(path))
         .withType(schema).withConf(new Configuration(false)).build()) {
