@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.format.util.JsonUtil;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -86,7 +87,10 @@ public final class SnapshotParser {
   static void toJsonKept(Snapshot snapshot, JsonGenerator gen) throws IOException {
     SerializedString json = WRITTEN.get(snapshot);
     if (json == null) {
-      json = new SerializedString(toJson(snapshot));
+      // generated as bytes, as the metadata around it is: the same escapes (a lone surrogate is
+      // written as \\uXXXX), so the UTF-8 the kept string gives back is exactly those bytes
+      byte[] bytes = JsonUtil.generateBytes(g -> toJson(snapshot, g), 512);
+      json = new SerializedString(new String(bytes, StandardCharsets.UTF_8));
       WRITTEN.put(snapshot, json);
     }
     gen.writeRawValue(json);

@@ -1,9 +1,6 @@
 package io.floe.format.metadata;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.format.FloeFormatException;
@@ -15,7 +12,6 @@ import io.floe.format.partition.PartitionSpecParser;
 import io.floe.format.types.Schema;
 import io.floe.format.types.SchemaParser;
 import io.floe.format.util.JsonUtil;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -41,9 +37,6 @@ public final class TableMetadataParser {
   /** A key given twice is an error: readers that keep the first and the last would see two tables. */
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-  /** Writes characters outside the BMP as 4-byte UTF-8, not as escaped surrogates: as the String does. */
-  private static final JsonFactory BYTES_FACTORY = JsonFactory.builder()
-      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
   static final String FORMAT_VERSION = "format-version";
   static final String TABLE_UUID = "table-uuid";
@@ -84,13 +77,11 @@ public final class TableMetadataParser {
    * snapshots written before are copied from their kept JSON.
    */
   public static byte[] toJsonBytes(TableMetadata metadata) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
-    try (JsonGenerator gen = BYTES_FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
-      toJson(metadata, gen, true);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write metadata JSON", e);
+    try {
+      return JsonUtil.generateBytes(gen -> toJson(metadata, gen, true), 64 * 1024);
+    } catch (UncheckedIOException e) {
+      throw new UncheckedIOException("Cannot write metadata JSON", e.getCause());
     }
-    return out.toByteArray();
   }
 
   public static void toJson(TableMetadata m, JsonGenerator gen) throws IOException {

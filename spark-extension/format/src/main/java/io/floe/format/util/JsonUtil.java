@@ -1,10 +1,14 @@
 package io.floe.format.util;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -27,6 +31,29 @@ public final class JsonUtil {
 
   public static String generate(ToJson body) {
     return generate(body, false);
+  }
+
+  /**
+   * Writes characters outside the BMP as 4-byte UTF-8, not as escaped surrogates: as a String's
+   * UTF-8 does. (A lone surrogate, which a String can hold, is escaped as {@code \\uXXXX}.)
+   */
+  private static final JsonFactory BYTES_FACTORY = JsonFactory.builder()
+      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
+
+  /** A compact generator writing UTF-8 straight into {@code out}, the one for JSON written as bytes. */
+  public static JsonGenerator bytesGenerator(OutputStream out) throws IOException {
+    return BYTES_FACTORY.createGenerator(out, JsonEncoding.UTF8);
+  }
+
+  /** The JSON {@code body} writes, as UTF-8 bytes from {@link #bytesGenerator}. */
+  public static byte[] generateBytes(ToJson body, int sizeHint) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(sizeHint);
+    try (JsonGenerator gen = bytesGenerator(out)) {
+      body.generate(gen);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write JSON", e);
+    }
+    return out.toByteArray();
   }
 
   public static String generate(ToJson body, boolean pretty) {

@@ -49,6 +49,26 @@ public class TestMetadataJsonBytes {
     }
   }
 
+  /**
+   * A summary value holding a lone surrogate (not valid UTF-16, but a Java string can carry it):
+   * the byte generator escapes it ({@code \\uD800}), and the kept JSON of such a snapshot is
+   * those same bytes, cold and warm, and reads back as the value written.
+   */
+  @Test
+  public void aLoneSurrogateInASnapshotIsEscapedTheSameWayWhenKept() {
+    TableMetadata base = unicodeMetadata(2);
+    Snapshot odd = Snapshot.builder().copy(MetadataFixtures.snapshot(base, 3L, "append"))
+        .summary(Map.of("operation", "append", "note", "bad \ud800 x")).build();
+    TableMetadata m = TableMetadata.buildFrom(base).setBranchSnapshot(odd, "main").build();
+    byte[] cold = TableMetadataParser.toJsonBytes(m);
+    assertArrayEquals(cold, TableMetadataParser.toJsonBytes(m));
+    String text = new String(cold, StandardCharsets.UTF_8);
+    assertEquals(text, 1, text.split("bad \\\\[uU][dD]800 x", -1).length - 1);
+    TableMetadata read = TableMetadataParser.fromJson("f.json", cold);
+    assertEquals("bad \ud800 x", read.snapshot(3L).summary().get("note"));
+    assertArrayEquals(cold, TableMetadataParser.toJsonBytes(read));
+  }
+
   @Test
   public void parsingBytesGivesWhatWasWritten() {
     TableMetadata m = unicodeMetadata(2);
