@@ -326,3 +326,53 @@ def test_a_file_with_other_field_ids_is_refused(spark: SparkSession, namespace: 
     with pytest.raises(AnalysisException, match="column s has field id 1, but"):
         add_files(spark, table, source)
     assert snapshots(spark, table) == 0
+
+
+def test_a_file_whose_footer_cannot_be_read_is_named_and_nothing_is_added(
+    spark: SparkSession, namespace: str
+) -> None:
+    """Footers are read by several threads; the error still names the first bad file in path
+    order (here b, not d), whichever thread failed first, and nothing is committed."""
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
+    before = snapshots(spark, table)
+    source = location(spark, table) / "data" / "imported"
+    spark.range(100).repartition(4).write.parquet(str(source / "good"))
+    good = sorted(source.glob("good/*.parquet"))
+    (source / "a.parquet").write_bytes(good[0].read_bytes())
+    (source / "b.parquet").write_bytes(b"PAR1 this is not a Parquet file")
+    (source / "c.parquet").write_bytes(good[1].read_bytes())
+    (source / "d.parquet").write_bytes(good[2].read_bytes()[:-20])  # footer cut off
+    bad_b = r"Cannot add file \S*/b\.parquet .*Parquet footer"
+    for parallelism in (1, 3, 8):
+        with pytest.raises(AnalysisException, match=bad_b):
+            spark.sql(
+                f"CALL floe.system.add_files(table => '{table}', "
+                f"source_table => '`parquet`.`{source}`', parallelism => {parallelism})"
+            ).collect()
+    (source / "b.parquet").unlink()
+    with pytest.raises(AnalysisException, match=r"Cannot add file \S*/d\.parquet .*Parquet footer"):
+        add_files(spark, table, source)
+    assert snapshots(spark, table) == before
+    (source / "d.parquet").unlink()
+
+    added = spark.sql(
+        f"CALL floe.system.add_files(table => '{table}', source_table => '`parquet`.`{source}`', "
+        "parallelism => 2)"
+    ).collect()[0]
+    assert added.added_files_count == 2 + len(good)
+    copied = spark.read.parquet(str(good[0]), str(good[1])).count()  # a and c: their rows again
+    assert spark.table(f"floe.{table}").count() == 100 + copied
+
+
+def test_parallelism_must_be_positive(spark: SparkSession, namespace: str) -> None:
+    table = f"{namespace}.t"
+    spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
+    source = location(spark, table) / "data" / "imported"
+    spark.range(3).write.parquet(str(source))
+    with pytest.raises(AnalysisException, match=r"parallelism .* must be at least 1, got 0"):
+        spark.sql(
+            f"CALL floe.system.add_files(table => '{table}', "
+            f"source_table => '`parquet`.`{source}`', parallelism => 0)"
+        ).collect()
+    assert snapshots(spark, table) == 0
