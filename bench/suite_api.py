@@ -186,6 +186,16 @@ class Context:
         linked = link_tree(src_dir, self.table_path(name))
         return import_parquet(self, name, linked, tuple(partition_cols))
 
+    def import_statement(self, name: str, src_dir: Path) -> str | None:
+        """What :meth:`import_parquet` runs, made ready but not run: the files of ``src_dir``
+        linked afresh, the empty table created (Iceberg, Floe), and the statement that imports
+        them returned (``add_files``, ``CONVERT TO DELTA``; None for plain Parquet)."""
+        from suite_engines import import_statement
+
+        self._ensure_namespace()
+        linked = link_tree(src_dir, self.table_path(name))
+        return import_statement(self, name, linked, ())
+
     def create_table(
         self,
         name: str,

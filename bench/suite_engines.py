@@ -201,20 +201,34 @@ def _empty_catalog_table(
 
 def import_parquet(ctx: Context, name: str, linked: Path, partition_cols: tuple[str, ...]) -> str:
     """``ctx.import_parquet`` after the files are linked to ``linked`` (this engine's own copy)."""
+    statement = import_statement(ctx, name, linked, partition_cols)
+    if statement is None:
+        ctx.refresh(name)
+        return ctx.table(name)
+    ctx.spark.sql(statement).collect()
+    ident = ctx.table(name)
+    if ctx.engine == "delta":
+        ctx.spark.sql(f"ALTER TABLE {ident} SET{_ddl_properties(table_properties('delta'))}")
+    return ident
+
+
+def import_statement(
+    ctx: Context, name: str, linked: Path, partition_cols: tuple[str, ...]
+) -> str | None:  # fmt: skip
+    """Makes ready to import the Parquet files linked to ``linked`` as table ``name`` (Iceberg
+    and Floe: the empty table, and for Floe the files linked again inside its location) and
+    returns the statement that imports them: ``add_files`` (``iceberg-best`` with
+    ``parallelism => 2``, one thread per core, as Iceberg documents for it), Delta's ``CONVERT TO
+    DELTA``; None for plain Parquet, which reads the folder as it is."""
     spark = ctx.spark
     source = f"parquet.{quote_path(linked)}"
     if ctx.engine == "parquet":
-        ctx.refresh(name)
-        return ctx.table(name)
+        return None
     if ctx.engine == "delta":
         schema = spark.read.parquet(str(linked)).schema
         parts = ", ".join(f"`{c}` {schema[c].dataType.simpleString()}" for c in partition_cols)
         by = f" PARTITIONED BY ({parts})" if partition_cols else ""
-        spark.sql(f"CONVERT TO DELTA {source}{by}")
-        ident = f"delta.{quote_path(linked)}"
-        props = table_properties("delta")
-        spark.sql(f"ALTER TABLE {ident} SET{_ddl_properties(props)}")
-        return ident
+        return f"CONVERT TO DELTA {source}{by}"
     ident = ctx.table(name)
     catalog = catalog_of(ctx.engine)
     _empty_catalog_table(
@@ -224,11 +238,11 @@ def import_parquet(ctx: Context, name: str, linked: Path, partition_cols: tuple[
         # Floe's add_files takes only folders inside the table location (its maintenance deletes
         # only there): link the same files once more, below the table's data folder
         linked = link_tree(linked, table_location(ctx, name) / "data" / "imported")
-    spark.sql(
+    parallelism = ", parallelism => 2" if ctx.engine == "iceberg-best" else ""
+    return (
         f"CALL {catalog}.system.add_files(table => '{NAMESPACE}.{name}', "
-        f"source_table => '`parquet`.{quote_path(linked)}')"
+        f"source_table => '`parquet`.{quote_path(linked)}'{parallelism})"
     )
-    return ident
 
 
 def create_table(

@@ -9,6 +9,8 @@ W1-W9 fit their time budgets.
 
 D2 "lookup": ``id`` unique (a bijective scramble of 0..n-1, random-looking BIGINT), ``tag`` (1e5
 distinct values, STRING) and 6 payload columns; 5M rows in 100 files (quick: 500K in 20 files).
+
+Many files (W12's import): D2's first 1M rows in 1,000 files (quick: 200K in 200).
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ D2_TAGS = 100_000
 #: multiplier is odd, so this is a bijection on 0 .. 2^62 - 1.
 D2_MULTIPLIER = 6364136223846793005
 D2_MODULUS = 2**62
+
+#: W12's import case: how many small files it adds to a table (D2's columns), rows in each.
+MANY_FILES = 1_000
+MANY_FILES_QUICK = 200
+MANY_FILES_ROWS = 1_000
 
 #: Versions of the generators: bump one to regenerate that dataset everywhere.
 D1_VERSION = 2
@@ -128,6 +135,27 @@ def d2_frame(spark: SparkSession, rows: int) -> DataFrame:
         "hex(xxhash64(id, 16)) AS p_str",
         "CAST((abs(xxhash64(id, 17)) % 1000000) / 100 AS DECIMAL(10, 2)) AS p_decimal",
     )
+
+
+def many_files(spark: SparkSession, inputs: Path, quick: bool) -> Path:
+    """W12's import input: D2's first rows in ``MANY_FILES`` small zstd files of
+    ``MANY_FILES_ROWS`` rows each (quick: ``MANY_FILES_QUICK``), generated when needed."""
+    files = MANY_FILES_QUICK if quick else MANY_FILES
+    path = inputs / ("many-files-quick" if quick else "many-files")
+    params: dict[str, object] = {
+        "dataset": "many files", "version": D2_VERSION, "files": files, "rows": MANY_FILES_ROWS,
+    }  # fmt: skip
+    if _ready(path, params):
+        return path
+    shutil.rmtree(path, ignore_errors=True)
+    (
+        d2_frame(spark, files * MANY_FILES_ROWS)
+        .repartition(files)
+        .write.option("compression", "zstd")
+        .parquet(str(path))
+    )
+    _mark(path, params)
+    return path
 
 
 def d2(spark: SparkSession, inputs: Path, quick: bool) -> Path:

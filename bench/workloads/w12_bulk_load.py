@@ -4,21 +4,35 @@
 (an inverted index on ``ss_item_sk`` maintained by the write; the plain Parquet write is the
 baseline). Every engine writes zstd with 128 MB row groups. Goals: Floe/Parquet <= 1/0.9 (at
 least 90% of Parquet's throughput) and Floe/Iceberg <= 0.95 on (a) and (b); (c) Floe/Parquet
-<= 1/0.8. Bytes and files written are reported; the written rows are checked equal."""
+<= 1/0.8. Bytes and files written are reported; the written rows are checked equal. (d) imports
+many small Parquet files without rewriting them (1,000; quick: 200): Iceberg's and Floe's
+``add_files``, Delta's ``CONVERT TO DELTA``; no goal (BENCH.md sets none), the answers are
+checked equal."""
 
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from suite_api import ENGINES, Case, Context, Workload, answer_digest, bytes_and_files
+from suite_api import (
+    ENGINES,
+    Case,
+    Context,
+    Workload,
+    answer_digest,
+    bytes_and_files,
+    data_files,
+)
 
 from workloads import datasets
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame
+    from pyspark.sql import DataFrame, SparkSession
 
 MONTHS = 12
+IMPORT_CASE = "d import small files"
+IMPORT_CHECK = "SELECT count(*), sum(id % 1000003), sum(p_int), sum(length(tag)) FROM {table}"
 CHECK = """SELECT count(*), sum(ss_item_sk), sum(ss_sales_price), sum(length(ss_comment)),
     count(DISTINCT ss_month) FROM {table}"""
 
@@ -66,6 +80,33 @@ def measure(
     return ctx.case(case, seconds, answer=answer, bytes_written=written, files_written=files)
 
 
+def import_files(ctx: Context) -> Case:
+    """(d): the many small files made a table without rewriting them: ``add_files`` into an empty
+    table (Iceberg, Floe), ``CONVERT TO DELTA`` (Delta, which also reads every row for its file
+    statistics, as it does by default). Each repetition links the files afresh and creates the
+    empty table first (untimed); only the import statement is timed."""
+    source = datasets.many_files(ctx.spark, ctx.inputs, ctx.quick)
+    name = "load_d"
+    statement: list[str] = []
+
+    def setup() -> None:
+        drop(ctx, name)
+        ready = ctx.import_statement(name, source)
+        assert ready is not None
+        statement[:] = [ready]
+
+    seconds = ctx.time(lambda: ctx.spark.sql(statement[0]).collect(), setup=setup)
+    table = ctx.table(name)
+    answer = answer_digest(ctx.spark.sql(IMPORT_CHECK.format(table=table)).collect())
+    files = len(data_files(source))
+    return ctx.case(IMPORT_CASE, seconds, answer=answer, files_imported=files)
+
+
+def prepare(spark: SparkSession, inputs: Path, quick: bool) -> None:
+    datasets.d1(spark, inputs, quick)
+    datasets.many_files(spark, inputs, quick)
+
+
 def run(ctx: Context) -> list[Case]:
     cases = [
         measure(ctx, "a unpartitioned", "load_a"),
@@ -73,6 +114,8 @@ def run(ctx: Context) -> list[Case]:
     ]
     if ctx.engine in ("floe", "parquet"):
         cases.append(measure(ctx, "c with index", "load_c", index=ctx.engine == "floe"))
+    if ctx.engine != "parquet":
+        cases.append(import_files(ctx))
     return cases
 
 
@@ -81,7 +124,7 @@ WORKLOAD = Workload(
     title="Bulk load",
     family="load",
     engines=ENGINES,
-    prepare=datasets.d1,
+    prepare=prepare,
     run=run,
     goals={
         "a unpartitioned": {"parquet": round(1 / 0.9, 3), "iceberg": 0.95},
