@@ -279,6 +279,27 @@ def test_planning_reads_each_manifest_with_one_get(
     assert not [r for r in warm if any(key in r for key in manifests)], warm
 
 
+def test_a_scan_opens_each_data_file_without_a_head(
+    spark: SparkSession, s3_catalog: str, moto_s3: MotoS3
+) -> None:
+    """A scan reads each data file with GETs alone: the file's length comes from the manifest,
+    so no HEAD request is made to learn it (on S3, a round trip per file and task)."""
+    spark.sql(f"CREATE NAMESPACE {s3_catalog}.scanned")
+    table = f"{s3_catalog}.scanned.t"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe")
+    rows = spark.range(300).selectExpr("id", "CAST(id AS STRING) AS s").repartition(3)
+    rows.writeTo(table).append()
+    keys = [_key(r.file_path) for r in spark.sql(f"SELECT file_path FROM {table}.files").collect()]
+    assert len(keys) == 3
+    start = moto_s3.log_offset()
+    answer = spark.sql(f"SELECT count(*), sum(id), max(s) FROM {table}").collect()[0]
+    requests = moto_s3.requests_since(start)
+    assert tuple(answer) == (300, 44850, "99")
+    for key in keys:
+        methods = [r.split()[0] for r in requests if key in r]
+        assert methods and set(methods) == {"GET"}, requests
+
+
 def _race(
     moto: MotoS3,
     spark: SparkSession,

@@ -71,6 +71,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
   private final String location;
   private final long start;
   private final long length;
+  private final long fileLength;
   private final Configuration conf;
   private final int batchSize;
   private final BatchProjection projection;
@@ -93,6 +94,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     this.location = builder.location;
     this.start = builder.start;
     this.length = builder.length;
+    this.fileLength = builder.fileLength;
     this.conf = builder.conf != null ? builder.conf : new Configuration();
     this.batchSize = builder.batchSize;
     this.requireFileColumns = builder.requireFileColumns;
@@ -220,7 +222,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     boolean skipping = skipFilters != null && skipFilters.length > 0;
     StructType readSchema = skipping && projection.needsPositions()
         ? ParquetReadConf.withRowIndex(projection.dataSchema()) : projection.dataSchema();
-    ParquetReadConf file = ParquetReadConf.open(path, start, length, readSchema, conf,
+    ParquetReadConf file = ParquetReadConf.open(path, fileLength, start, length, readSchema, conf,
         this::nameMapping, skipping ? skipFilters : null, confCopies);
     this.rowIndexOrdinal = file.readsRowIndex() ? projection.dataSchema().size() : -1;
     try {
@@ -360,6 +362,7 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
     private final String location;
     private long start = 0;
     private long length = -1;
+    private long fileLength = -1;
     private StructType readSchema;
     private Configuration conf;
     private int batchSize = DEFAULT_BATCH_SIZE;
@@ -391,6 +394,19 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
       }
       this.start = splitStart;
       this.length = splitLength;
+      return this;
+    }
+
+    /**
+     * The whole file's length in bytes, when known (a data file's manifest entry): the file is then
+     * opened without asking the file system for its length (a HEAD request per file on an object
+     * store). A wrong length costs that request back, nothing else. Default: unknown.
+     */
+    public Builder fileLength(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("Invalid length of data file " + location + ": " + bytes);
+      }
+      this.fileLength = bytes;
       return this;
     }
 

@@ -76,6 +76,7 @@ final class FloeReaderFactory implements PartitionReaderFactory {
   private FloeParquetReader.Builder builder(InputPartition partition, DeleteLoader.TaskDeletes deletes) {
     FloeInputPartition file = (FloeInputPartition) partition;
     FloeParquetReader.Builder builder = FloeParquetReader.read(file.path())
+        .fileLength(file.length())
         .project(readSchema)
         .conf(conf.value().value())
         .batchSize(batchSize)

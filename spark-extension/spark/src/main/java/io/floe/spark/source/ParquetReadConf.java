@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
@@ -112,16 +113,49 @@ final class ParquetReadConf {
       Path path, long start, long length, StructType dataSchema, Configuration base,
       Supplier<NameMapping> mapping, org.apache.spark.sql.sources.Filter[] skipFilters, Copies copies)
       throws IOException {
+    return open(path, -1, start, length, dataSchema, base, mapping, skipFilters, copies);
+  }
+
+  /**
+   * As above, for a file of {@code fileLength} bytes (-1: unknown). A known length (a data file's
+   * manifest entry) spares asking the file system for it, a HEAD request per file on an object
+   * store; when the footer is not where that length puts it (a wrong length) or the file cannot be
+   * opened so, the file system's own status is used, as for an unknown length.
+   */
+  static ParquetReadConf open(
+      Path path, long fileLength, long start, long length, StructType dataSchema, Configuration base,
+      Supplier<NameMapping> mapping, org.apache.spark.sql.sources.Filter[] skipFilters, Copies copies)
+      throws IOException {
     HadoopReadOptions.Builder options = HadoopReadOptions.builder(base, path);
     options.withRecordFilter(FilterCompat.NOOP); // the footer is read whole; filters are the copy's
     if (length >= 0) {
       options.withRange(start, start + length);
     }
     ParquetReadOptions readOptions = options.build();
-    HadoopInputFile file = HadoopInputFile.fromPath(path, base);
-    SeekableInputStream stream = file.newStream();
+    HadoopInputFile file = null;
+    SeekableInputStream stream = null;
+    ParquetMetadata footer = null;
+    if (fileLength >= 0) {
+      HadoopInputFile sized = HadoopInputFile.fromStatus(new FileStatus(fileLength, false, 1, 0, 0, path), base);
+      try {
+        stream = sized.newStream();
+        footer = ParquetFileReader.readFooter(sized, readOptions, stream);
+        file = sized;
+      } catch (IOException | RuntimeException e) {
+        if (stream != null) {
+          stream.close();
+        }
+        stream = null; // read below as a file of unknown length, which reports what is wrong
+      }
+    }
+    if (file == null) {
+      file = HadoopInputFile.fromPath(path, base);
+      stream = file.newStream();
+    }
     try {
-      ParquetMetadata footer = ParquetFileReader.readFooter(file, readOptions, stream);
+      if (footer == null) {
+        footer = ParquetFileReader.readFooter(file, readOptions, stream);
+      }
       MessageType fileSchema = footer.getFileMetaData().getSchema();
       boolean byId = hasFieldIds(fileSchema);
       NameMapping names = byId ? null : mapping.get();
