@@ -300,6 +300,34 @@ def test_a_scan_opens_each_data_file_without_a_head(
         assert methods and set(methods) == {"GET"}, requests
 
 
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_scan_opens_delete_files_without_a_head(
+    spark: SparkSession, s3_catalog: str, moto_s3: MotoS3, version: int
+) -> None:
+    """The delete files a scan applies (v2: Parquet position deletes; v3: deletion vectors in
+    Puffin files) are opened with their manifest lengths too: GETs, no HEAD."""
+    spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {s3_catalog}.deleted")
+    table = f"{s3_catalog}.deleted.t{version}"
+    spark.sql(
+        f"CREATE TABLE {table} (id BIGINT) USING floe TBLPROPERTIES ('format-version'='{version}', "
+        "'write.delete.mode'='merge-on-read')"
+    )
+    spark.range(300).repartition(3).writeTo(table).append()
+    spark.sql(f"DELETE FROM {table} WHERE id % 10 = 0")
+    deletes = [
+        _key(r.file_path)
+        for r in spark.sql(f"SELECT file_path FROM {table}.delete_files").collect()
+    ]
+    assert deletes
+    start = moto_s3.log_offset()
+    answer = spark.sql(f"SELECT count(*), sum(id) FROM {table}").collect()[0]
+    requests = moto_s3.requests_since(start)
+    assert tuple(answer) == (270, 44850 - 4350)
+    for key in deletes:
+        methods = [r.split()[0] for r in requests if key in r]
+        assert methods and set(methods) == {"GET"}, requests
+
+
 def _race(
     moto: MotoS3,
     spark: SparkSession,

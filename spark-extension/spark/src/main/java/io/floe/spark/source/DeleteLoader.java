@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.functional.FutureIO;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -199,7 +201,7 @@ public final class DeleteLoader {
             targets.computeIfAbsent(UTF8String.fromString(path), k -> new RoaringPositionBitmap());
           }
         });
-        PositionDeleteFileReader.read(delete.path(), targets, conf, batchSize);
+        PositionDeleteFileReader.read(delete.path(), delete.fileSizeInBytes(), targets, conf, batchSize);
         byDataFile = positionFiles.computeIfAbsent(delete.path(), k -> new HashMap<>());
         for (Map.Entry<UTF8String, RoaringPositionBitmap> e : targets.entrySet()) {
           byDataFile.put(e.getKey().toString(), e.getValue());
@@ -251,7 +253,9 @@ public final class DeleteLoader {
       Path path = new Path(dv.path());
       try {
         FileSystem fs = path.getFileSystem(conf);
-        try (FSDataInputStream in = fs.open(path)) {
+        long needed = ranges.stream().mapToLong(r -> r[0] + r[1]).max().orElse(0);
+        long length = dv.fileSizeInBytes();
+        try (FSDataInputStream in = length >= needed ? open(fs, path, length) : fs.open(path)) {
           int i = 0;
           while (i < ranges.size()) {
             long start = ranges.get(i)[0];
@@ -282,6 +286,16 @@ public final class DeleteLoader {
     }
 
     /**
+     * Opens {@code path}, {@code length} bytes long (its manifest entry), for positioned reads and
+     * without a status request (a HEAD on an object store): Hadoop's {@code openFile} with the
+     * file's status.
+     */
+    private static FSDataInputStream open(FileSystem fs, Path path, long length) throws IOException {
+      return FutureIO.awaitFuture(fs.openFile(path).withFileStatus(new FileStatus(length, false, 1, 0, 0, path))
+          .opt("fs.option.openfile.read.policy", "random").build());
+    }
+
+    /**
      * The equality delete sets that apply to {@code file}: one per distinct list of equality field
      * ids, each holding the rows of all its delete files. Empty when none applies.
      */
@@ -306,7 +320,7 @@ public final class DeleteLoader {
           EqualityDeleteSet set = equalityFiles.get(d.path());
           if (set == null) {
             String context = "equality delete file " + d.path() + " of data file " + file.path();
-            set = EqualityDeleteSet.load(d.path(), d.equalityFieldIds(),
+            set = EqualityDeleteSet.load(d.path(), d.fileSizeInBytes(), d.equalityFieldIds(),
                 EqualityDeleteColumns.select(file.equalitySchema(), d.equalityFieldIds(), context), conf, batchSize);
             equalityFiles.put(d.path(), set);
           }

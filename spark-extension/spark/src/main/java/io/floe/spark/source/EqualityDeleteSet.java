@@ -129,8 +129,8 @@ final class EqualityDeleteSet {
    * {@code keySchema} holds exactly the key fields (nested ones inside their pruned structs) with
    * the table's current types; a key column missing from the file is an error.
    */
-  static EqualityDeleteSet load(String path, List<Integer> fieldIds, StructType keySchema, Configuration conf,
-      int batchSize) {
+  static EqualityDeleteSet load(String path, long fileLength, List<Integer> fieldIds, StructType keySchema,
+      Configuration conf, int batchSize) {
     int[][] paths = new int[fieldIds.size()][];
     DataType[] types = new DataType[fieldIds.size()];
     for (int c = 0; c < paths.length; c++) {
@@ -141,8 +141,8 @@ final class EqualityDeleteSet {
       types[c] = EqualityDeleteColumns.fieldAt(keySchema, paths[c]).dataType();
     }
     EqualityDeleteSet set = new EqualityDeleteSet(fieldIds, types);
-    try (FloeParquetReader reader = FloeParquetReader.read(path).project(keySchema).conf(conf).batchSize(batchSize)
-        .requireFileColumns().build()) {
+    try (FloeParquetReader reader = FloeParquetReader.read(path).fileLengthIfKnown(fileLength).project(keySchema)
+        .conf(conf).batchSize(batchSize).requireFileColumns().build()) {
       Columns columns = new Columns(set.kinds, paths);
       while (reader.next()) {
         ColumnarBatch batch = reader.get();

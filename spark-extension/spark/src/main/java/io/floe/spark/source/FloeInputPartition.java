@@ -32,23 +32,20 @@ public final class FloeInputPartition implements InputPartition, Serializable {
 
   /**
    * A delete file the reader must apply to this data file; {@code equalityFieldIds} is null for
-   * position deletes and deletion vectors.
+   * position deletes and deletion vectors. {@code fileSizeInBytes} is the manifest's length of the
+   * whole file, with which it is opened without asking the file system for it.
    */
   public record DeleteFileRef(String path, int content, String format, long recordCount, Long contentOffset,
-      Long contentSizeInBytes, List<Integer> equalityFieldIds) implements Serializable {
+      Long contentSizeInBytes, List<Integer> equalityFieldIds, long fileSizeInBytes) implements Serializable {
     public DeleteFileRef {
       equalityFieldIds = equalityFieldIds == null ? null : List.copyOf(equalityFieldIds);
-    }
-
-    public DeleteFileRef(String path, int content, String format, long recordCount, Long contentOffset,
-        Long contentSizeInBytes) {
-      this(path, content, format, recordCount, contentOffset, contentSizeInBytes, null);
     }
 
     /** The reference to a delete file of the manifest. */
     public static DeleteFileRef of(DeleteFile d) {
       return new DeleteFileRef(d.path(), d.content().id(), d.format().name(), d.recordCount(), d.contentOffset(),
-          d.contentSizeInBytes(), d.content() == FileContent.EQUALITY_DELETES ? d.equalityFieldIds() : null);
+          d.contentSizeInBytes(), d.content() == FileContent.EQUALITY_DELETES ? d.equalityFieldIds() : null,
+          d.fileSizeInBytes());
     }
 
     boolean isEquality() {

@@ -410,6 +410,11 @@ public final class FloeParquetReader implements PartitionReader<ColumnarBatch> {
       return this;
     }
 
+    /** As {@link #fileLength}, or unknown (the default) when {@code bytes} is negative. */
+    public Builder fileLengthIfKnown(long bytes) {
+      return bytes < 0 ? this : fileLength(bytes);
+    }
+
     /** The Spark schema to return: file columns (by "parquet.field.id") and metadata columns. */
     public Builder project(StructType schema) {
       this.readSchema = schema;

@@ -44,23 +44,24 @@ final class PositionDeleteFileReader {
    */
   static long read(String deleteFile, String dataFile, Configuration conf, int batchSize,
       RoaringPositionBitmap deleted) {
-    return read(deleteFile, Map.of(UTF8String.fromString(dataFile), deleted), conf, batchSize);
+    return read(deleteFile, -1, Map.of(UTF8String.fromString(dataFile), deleted), conf, batchSize);
   }
 
   /**
    * Reads {@code deleteFile} once and adds the positions of each data file in {@code targets}
    * (keyed by its exact location) to its bitmap; returns how many rows referenced one of them.
+   * {@code fileLength}: the delete file's length when known (its manifest entry), else -1.
    */
-  static long read(String deleteFile, Map<UTF8String, RoaringPositionBitmap> targets, Configuration conf,
-      int batchSize) {
-    return read(deleteFile, targets::get, conf, batchSize, " (deletes of "
+  static long read(String deleteFile, long fileLength, Map<UTF8String, RoaringPositionBitmap> targets,
+      Configuration conf, int batchSize) {
+    return read(deleteFile, fileLength, targets::get, conf, batchSize, " (deletes of "
         + (targets.size() == 1 ? targets.keySet().iterator().next() : targets.size() + " data files") + ")");
   }
 
   /** Every row of {@code deleteFile}: the positions it deletes, by data file path. */
   static Map<String, RoaringPositionBitmap> readAll(String deleteFile, Configuration conf, int batchSize) {
     Map<UTF8String, RoaringPositionBitmap> all = new HashMap<>();
-    read(deleteFile, path -> all.computeIfAbsent(path, p -> new RoaringPositionBitmap()), conf, batchSize, "");
+    read(deleteFile, -1, path -> all.computeIfAbsent(path, p -> new RoaringPositionBitmap()), conf, batchSize, "");
     Map<String, RoaringPositionBitmap> out = new HashMap<>();
     all.forEach((path, positions) -> out.put(path.toString(), positions));
     return out;
@@ -71,14 +72,14 @@ final class PositionDeleteFileReader {
    * for its {@code file_path} (rows whose bitmap is null are skipped); returns the rows added.
    * {@code context} follows the file's name in an I/O error.
    */
-  private static long read(String deleteFile, Function<UTF8String, RoaringPositionBitmap> target,
+  private static long read(String deleteFile, long fileLength, Function<UTF8String, RoaringPositionBitmap> target,
       Configuration conf, int batchSize, String context) {
     long matched = 0;
     long row = 0;
     UTF8String lastPath = null;
     RoaringPositionBitmap lastTarget = null;
-    try (FloeParquetReader reader = FloeParquetReader.read(deleteFile).project(SCHEMA).conf(conf)
-        .batchSize(batchSize).build()) {
+    try (FloeParquetReader reader = FloeParquetReader.read(deleteFile).fileLengthIfKnown(fileLength).project(SCHEMA)
+        .conf(conf).batchSize(batchSize).build()) {
       while (reader.next()) {
         ColumnarBatch batch = reader.get();
         ColumnVector paths = batch.column(0);
