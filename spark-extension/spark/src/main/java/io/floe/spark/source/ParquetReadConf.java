@@ -138,7 +138,7 @@ final class ParquetReadConf {
     if (fileLength >= 0) {
       HadoopInputFile sized = HadoopInputFile.fromStatus(new FileStatus(fileLength, false, 1, 0, 0, path), base);
       try {
-        stream = sized.newStream();
+        stream = TailReadStream.wrap(sized.newStream(), fileLength, TailReadStream.DEFAULT_TAIL);
         footer = ParquetFileReader.readFooter(sized, readOptions, stream);
         file = sized;
       } catch (IOException | RuntimeException e) {
@@ -150,7 +150,7 @@ final class ParquetReadConf {
     }
     if (file == null) {
       file = HadoopInputFile.fromPath(path, base);
-      stream = file.newStream();
+      stream = TailReadStream.wrap(file.newStream(), file.getLength(), TailReadStream.DEFAULT_TAIL);
     }
     try {
       if (footer == null) {
