@@ -134,7 +134,8 @@ final class AddFilesProcedure extends FloeProcedure {
     Schema schema = base.schema();
     List<DataFile> added = new ArrayList<>();
     Set<PartitionData> partitions = new HashSet<>();
-    List<FooterRead> footers = footers(files, conf, parallelism == null ? DEFAULT_PARALLELISM : parallelism);
+    List<FooterRead> footers = footers(files, conf, schema, modes,
+        parallelism == null ? DEFAULT_PARALLELISM : parallelism);
     for (int i = 0; i < files.size(); i++) {
       FileStatus file = files.get(i);
       String path = file.getPath().toString();
@@ -144,9 +145,9 @@ final class AddFilesProcedure extends FloeProcedure {
       Metrics metrics;
       List<Long> splitOffsets;
       try {
-        ParquetMetadata footer = footers.get(i).footer();
-        metrics = ImportedParquetMetrics.of(footer, schema.asStruct(), modes);
-        splitOffsets = ImportedParquetMetrics.splitOffsets(footer);
+        FooterRead read = footers.get(i).orThrow();
+        metrics = read.metrics();
+        splitOffsets = read.splitOffsets();
       } catch (IllegalArgumentException e) {
         throw userError(ErrorClass.FLOE_PROCEDURE_REFUSED, "Cannot add file " + path + " to table "
             + tableName(ident) + ": its schema does not match the table's (" + e.getMessage() + "); "
@@ -179,43 +180,47 @@ final class AddFilesProcedure extends FloeProcedure {
   }
 
   /**
-   * The footer of one file, read with options over the session's configuration: without them
-   * ({@code ParquetFileReader.open(InputFile)}) Parquet makes a new configuration for every file,
-   * loading Hadoop's default resources again (about 6 ms a file, against 0.2-0.5 ms for the
-   * footer itself).
+   * The metrics and row-group offsets of one file, from its footer read with options over the
+   * session's configuration: without them ({@code ParquetFileReader.open(InputFile)}) Parquet makes
+   * a new configuration for every file, loading Hadoop's default resources again (about 6 ms a
+   * file, against 0.2-0.5 ms for the footer itself). Only the metrics are kept, not the footer.
    */
-  private static FooterRead footer(FileStatus file, Configuration conf) {
+  private static FooterRead footer(FileStatus file, Configuration conf, Schema schema, MetricsModes modes) {
     try {
       HadoopInputFile input = HadoopInputFile.fromStatus(file, conf);
+      ParquetMetadata footer;
       try (SeekableInputStream stream = input.newStream()) {
-        return new FooterRead(ParquetFileReader.readFooter(input,
-            HadoopReadOptions.builder(conf, file.getPath()).build(), stream), null);
+        footer = ParquetFileReader.readFooter(input, HadoopReadOptions.builder(conf, file.getPath()).build(), stream);
       }
+      return new FooterRead(ImportedParquetMetrics.of(footer, schema.asStruct(), modes),
+          ImportedParquetMetrics.splitOffsets(footer), null);
     } catch (IOException | RuntimeException e) {
-      return new FooterRead(null, e);
+      return new FooterRead(null, null, e);
     }
   }
 
-  /** A file's footer, or what reading it threw. */
-  private record FooterRead(ParquetMetadata metadata, Exception error) {
-    ParquetMetadata footer() throws IOException {
+  /** What a file's footer gave, or what reading it (or matching it to the table) threw. */
+  private record FooterRead(Metrics metrics, List<Long> splitOffsets, Exception error) {
+    FooterRead orThrow() throws IOException {
       if (error instanceof IOException io) {
         throw io;
       } else if (error != null) {
         throw (RuntimeException) error;
       }
-      return metadata;
+      return this;
     }
   }
 
   /**
-   * The footers of {@code files}, in their order, read by up to {@code threads} threads (a footer
-   * read is a small read or two, bound by latency on an object store). Every file is read before
-   * any is looked at, so the first file in listing order that fails is the one reported.
+   * What the footers of {@code files} give, in the files' order, read by up to {@code threads}
+   * threads (a footer read is a small read or two, bound by latency on an object store). Every file
+   * is read before any is looked at, so the first file in listing order that fails is the one
+   * reported.
    */
-  private static List<FooterRead> footers(List<FileStatus> files, Configuration conf, int threads) {
+  private static List<FooterRead> footers(List<FileStatus> files, Configuration conf, Schema schema,
+      MetricsModes modes, int threads) {
     if (threads == 1 || files.size() < 2) {
-      return files.stream().map(f -> footer(f, conf)).toList();
+      return files.stream().map(f -> footer(f, conf, schema, modes)).toList();
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, files.size()), runnable -> {
       Thread thread = new Thread(runnable, "floe-add-files");
@@ -223,7 +228,8 @@ final class AddFilesProcedure extends FloeProcedure {
       return thread;
     });
     try {
-      List<Callable<FooterRead>> reads = files.stream().<Callable<FooterRead>>map(f -> () -> footer(f, conf)).toList();
+      List<Callable<FooterRead>> reads =
+          files.stream().<Callable<FooterRead>>map(f -> () -> footer(f, conf, schema, modes)).toList();
       List<FooterRead> out = new ArrayList<>(files.size());
       for (Future<FooterRead> read : pool.invokeAll(reads)) {
         out.add(read.get());
