@@ -300,6 +300,31 @@ def test_a_scan_opens_each_data_file_without_a_head(
         assert methods and set(methods) == {"GET"}, requests
 
 
+def test_add_files_reads_each_footer_with_one_get(
+    spark: SparkSession, s3_catalog: str, moto_s3: MotoS3
+) -> None:
+    """add_files takes each file's length from the listing and reads its footer with the tail of
+    the file in one GET: no HEAD, one GET per file."""
+    spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {s3_catalog}.imported")
+    table = f"{s3_catalog}.imported.t"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, s STRING) USING floe")
+    source = f"{WAREHOUSE}/imported/t/data/imported"
+    rows = spark.range(300).selectExpr("id", "CAST(id AS STRING) AS s")
+    rows.repartition(3).write.parquet(source)
+    keys = [k for k in _keys(moto_s3, "imported.t", "data/imported/") if k.endswith(".parquet")]
+    assert len(keys) == 3
+    start = moto_s3.log_offset()
+    row = spark.sql(
+        f"CALL {s3_catalog}.system.add_files(table => 'imported.t', "
+        f"source_table => '`parquet`.`{source}`')"
+    ).collect()[0]
+    requests = moto_s3.requests_since(start)
+    assert row.added_files_count == 3
+    for key in keys:
+        assert [r.split()[0] for r in requests if key in r] == ["GET"], requests
+    assert spark.sql(f"SELECT count(*), sum(id) FROM {table}").collect()[0] == (300, 44850)
+
+
 @pytest.mark.parametrize("version", [2, 3])
 def test_a_scan_opens_delete_files_without_a_head(
     spark: SparkSession, s3_catalog: str, moto_s3: MotoS3, version: int

@@ -19,6 +19,7 @@ import io.floe.format.partition.PartitionSpec;
 import io.floe.format.scan.TableScan;
 import io.floe.format.types.Schema;
 import io.floe.format.types.Type;
+import io.floe.spark.source.TailReadStream;
 import io.floe.spark.util.CommitGate;
 import io.floe.spark.write.ImportedParquetMetrics;
 import java.io.FileNotFoundException;
@@ -189,7 +190,9 @@ final class AddFilesProcedure extends FloeProcedure {
     try {
       HadoopInputFile input = HadoopInputFile.fromStatus(file, conf);
       ParquetMetadata footer;
-      try (SeekableInputStream stream = input.newStream()) {
+      // the footer's length and the footer in one read of the file's tail (one GET on S3)
+      try (SeekableInputStream stream = TailReadStream.wrap(input.newStream(), file.getLen(),
+          TailReadStream.DEFAULT_TAIL)) {
         footer = ParquetFileReader.readFooter(input, HadoopReadOptions.builder(conf, file.getPath()).build(), stream);
       }
       return new FooterRead(ImportedParquetMetrics.of(footer, schema.asStruct(), modes),

@@ -20,9 +20,9 @@ import org.apache.parquet.io.SeekableInputStream;
  * no longer than the tail is read whole with it. Reads before the tail, and vectored reads outside
  * it, go to the wrapped stream as they were. Not thread-safe, as the streams it wraps.
  */
-final class TailReadStream extends SeekableInputStream {
+public final class TailReadStream extends SeekableInputStream {
   /** Bytes read at once at the end of a file: a footer of a few hundred columns fits. */
-  static final int DEFAULT_TAIL = 64 * 1024;
+  public static final int DEFAULT_TAIL = 64 * 1024;
 
   private final SeekableInputStream in;
   private final long length;
@@ -40,7 +40,7 @@ final class TailReadStream extends SeekableInputStream {
   }
 
   /** {@code in}, of a file of {@code length} bytes, with its last {@code tailSize} bytes read at once. */
-  static SeekableInputStream wrap(SeekableInputStream in, long length, int tailSize) throws IOException {
+  public static SeekableInputStream wrap(SeekableInputStream in, long length, int tailSize) throws IOException {
     if (length <= 0 || tailSize <= 0) {
       return in;
     }
