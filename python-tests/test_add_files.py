@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pyspark.errors import AnalysisException
@@ -365,14 +366,24 @@ def test_a_file_whose_footer_cannot_be_read_is_named_and_nothing_is_added(
     assert spark.table(f"floe.{table}").count() == 100 + copied
 
 
-def test_parallelism_must_be_positive(spark: SparkSession, namespace: str) -> None:
+def test_parallelism_must_be_positive_and_a_huge_one_is_capped(
+    spark: SparkSession, namespace: str
+) -> None:
     table = f"{namespace}.t"
     spark.sql(f"CREATE TABLE floe.{table} (id BIGINT)")
     source = location(spark, table) / "data" / "imported"
-    spark.range(3).write.parquet(str(source))
-    with pytest.raises(AnalysisException, match=r"parallelism .* must be at least 1, got 0"):
-        spark.sql(
+    spark.range(300).repartition(3).write.parquet(str(source))
+
+    def call(parallelism: int) -> Any:
+        return spark.sql(
             f"CALL floe.system.add_files(table => '{table}', "
-            f"source_table => '`parquet`.`{source}`', parallelism => 0)"
-        ).collect()
+            f"source_table => '`parquet`.`{source}`', parallelism => {parallelism})"
+        ).collect()[0]
+
+    for bad in (0, -5):
+        with pytest.raises(AnalysisException, match=rf"parallelism .* at least 1, got {bad}"):
+            call(bad)
     assert snapshots(spark, table) == 0
+    # accepted: the threads are capped (TestAddFilesPoolSize)
+    assert call(2_000_000_000).added_files_count == 3
+    assert spark.table(f"floe.{table}").count() == 300

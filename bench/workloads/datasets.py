@@ -142,34 +142,24 @@ def many_files(spark: SparkSession, inputs: Path, quick: bool) -> Path:
     ``MANY_FILES_ROWS`` rows each (quick: ``MANY_FILES_QUICK``), generated when needed."""
     files = MANY_FILES_QUICK if quick else MANY_FILES
     path = inputs / ("many-files-quick" if quick else "many-files")
-    params: dict[str, object] = {
-        "dataset": "many files", "version": D2_VERSION, "files": files, "rows": MANY_FILES_ROWS,
-    }  # fmt: skip
-    if _ready(path, params):
-        return path
-    shutil.rmtree(path, ignore_errors=True)
-    (
-        d2_frame(spark, files * MANY_FILES_ROWS)
-        .repartition(files)
-        .write.option("compression", "zstd")
-        .parquet(str(path))
-    )
-    _mark(path, params)
-    return path
+    return _d2_files(spark, path, "many files", files * MANY_FILES_ROWS, files)
 
 
 def d2(spark: SparkSession, inputs: Path, quick: bool) -> Path:
     """D2's directory (unpartitioned, ``D2_FILES`` files), generating it when needed."""
-    rows = d2_rows(quick)
     files = D2_FILES_QUICK if quick else D2_FILES
     path = inputs / ("d2-quick" if quick else "d2")
+    return _d2_files(spark, path, "D2", d2_rows(quick), files)
+
+
+def _d2_files(spark: SparkSession, path: Path, dataset: str, rows: int, files: int) -> Path:
+    """D2's first ``rows`` rows in ``files`` zstd files under ``path``, unless already there."""
     params: dict[str, object] = {
-        "dataset": "D2", "version": D2_VERSION, "rows": rows, "files": files,
+        "dataset": dataset, "version": D2_VERSION, "rows": rows, "files": files,
     }  # fmt: skip
     if _ready(path, params):
         return path
     shutil.rmtree(path, ignore_errors=True)
-    df = d2_frame(spark, rows)
-    df.repartition(files).write.option("compression", "zstd").parquet(str(path))
+    d2_frame(spark, rows).repartition(files).write.option("compression", "zstd").parquet(str(path))
     _mark(path, params)
     return path

@@ -69,8 +69,8 @@ import org.apache.spark.sql.types.StructType;
  * file added from outside would make every later expire_snapshots that reaches it fail. A file the
  * table already has, a file whose columns differ from the table's, or a path that does not exist,
  * fails the call and nothing is committed. Returns the number of files added and of partitions
- * they fall in. {@code parallelism} (as Iceberg's; default {@value #DEFAULT_PARALLELISM}) is how
- * many threads read the footers.
+ * they fall in. {@code parallelism} (as Iceberg's; default {@value #DEFAULT_PARALLELISM}, at most
+ * {@value #MAX_PARALLELISM}) is how many threads read the footers.
  */
 final class AddFilesProcedure extends FloeProcedure {
   static final String NAME = "add_files";
@@ -79,6 +79,8 @@ final class AddFilesProcedure extends FloeProcedure {
       .add("changed_partition_count", DataTypes.LongType, false);
   /** Threads reading the files' footers unless the call says otherwise. */
   static final int DEFAULT_PARALLELISM = 8;
+  /** At most this many footer threads, whatever the call asks: each is a thread of the driver. */
+  static final int MAX_PARALLELISM = 64;
   private static final Pattern PARQUET_SOURCE = Pattern.compile("^`?parquet`?\\.`(.+)`$", Pattern.CASE_INSENSITIVE);
 
   AddFilesProcedure(CatalogAccess catalog) {
@@ -214,6 +216,11 @@ final class AddFilesProcedure extends FloeProcedure {
     }
   }
 
+  /** The footer threads for a call's {@code parallelism} over {@code files} files: never more than either, nor 64. */
+  static int poolSize(int parallelism, int files) {
+    return Math.max(1, Math.min(Math.min(parallelism, MAX_PARALLELISM), files));
+  }
+
   /**
    * What the footers of {@code files} give, in the files' order, read by up to {@code threads}
    * threads (a footer read is a small read or two, bound by latency on an object store). Every file
@@ -225,7 +232,7 @@ final class AddFilesProcedure extends FloeProcedure {
     if (threads == 1 || files.size() < 2) {
       return files.stream().map(f -> footer(f, conf, schema, modes)).toList();
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, files.size()), runnable -> {
+    ExecutorService pool = Executors.newFixedThreadPool(poolSize(threads, files.size()), runnable -> {
       Thread thread = new Thread(runnable, "floe-add-files");
       thread.setDaemon(true);
       return thread;

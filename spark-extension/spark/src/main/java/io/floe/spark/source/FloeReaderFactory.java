@@ -76,7 +76,7 @@ final class FloeReaderFactory implements PartitionReaderFactory {
   private FloeParquetReader.Builder builder(InputPartition partition, DeleteLoader.TaskDeletes deletes) {
     FloeInputPartition file = (FloeInputPartition) partition;
     FloeParquetReader.Builder builder = FloeParquetReader.read(file.path())
-        .fileLength(file.length())
+        .fileLengthIfKnown(file.length()) // a manifest's size; a negative one counts as unknown
         .project(readSchema)
         .conf(conf.value().value())
         .batchSize(batchSize)
