@@ -248,7 +248,7 @@ public final class FloeLocalReadExec extends DriverResultExec {
   }
 
   /** {@code e} with each attribute of {@code input} replaced by its ordinal in the rows read. */
-  private static Expression bind(Expression e, List<Attribute> input) {
+  static Expression bind(Expression e, List<Attribute> input) {
     return e.transform(new AbstractPartialFunction<Expression, Expression>() {
       @Override
       public boolean isDefinedAt(Expression x) {
@@ -265,7 +265,7 @@ public final class FloeLocalReadExec extends DriverResultExec {
               return bound;
             }
           }
-          throw new IllegalStateException("Attribute " + attribute + " is not among the scan's columns " + input);
+          throw new IllegalStateException("Attribute " + attribute + " is not among the input columns " + input);
         }
         return otherwise.apply(x);
       }

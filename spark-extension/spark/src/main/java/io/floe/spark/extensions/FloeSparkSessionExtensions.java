@@ -23,6 +23,9 @@ import scala.runtime.BoxedUnit;
  *       back (no table state among the properties, no LOCATION of the table's own warehouse folder).</li>
  *   <li>{@link FloeMetadataAnswerStrategy}: a query answered from metadata (a pushed aggregate, a
  *       metadata table) is collected on the driver, without a Spark job.</li>
+ *   <li>{@link FloeLocalReadStrategy}: a small read (and an aggregate over it) is read on the driver,
+ *       without a Spark job; {@link FloeLocalWriteStrategy}: an insert of a few literal rows is written
+ *       and committed on the driver.</li>
  *   <li>{@link MergeTargetKeyFilter}: a merge-on-read {@code MERGE} reads only the target rows whose
  *       keys the source may hold (a Bloom filter of the source keys before the join's shuffle).</li>
  * </ul>
@@ -35,6 +38,7 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
     extensions.injectPlannerStrategy(new FloeShowCreateTableStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeMetadataAnswerStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeLocalReadStrategy.Builder());
+    extensions.injectPlannerStrategy(new FloeLocalWriteStrategy.Builder());
     extensions.injectOptimizerRule(new MergeTargetKeyFilterBuilder());
     return BoxedUnit.UNIT;
   }

@@ -90,6 +90,14 @@ public final class SparkExceptions {
     }
   }
 
+  /**
+   * {@code e} thrown as it is, checked or not, where only unchecked exceptions may be declared (a
+   * failure passed on after cleaning up). Use as {@code throw rethrown(e)}.
+   */
+  public static RuntimeException rethrown(Throwable e) {
+    return SparkExceptions.<RuntimeException>sneakyThrow(e);
+  }
+
   @SuppressWarnings("unchecked")
   private static <E extends Throwable> RuntimeException sneakyThrow(Throwable e) throws E {
     throw (E) e;
