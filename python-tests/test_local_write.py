@@ -239,3 +239,24 @@ def test_a_driver_write_that_fails_midway_leaves_no_file(
     assert current_snapshot_id(loc) == before
     assert _rows(spark, t) == [(1, "a")]
     assert missing_files(loc) == [] and orphan_files(loc) == []
+
+
+def test_an_insert_of_no_rows_does_what_the_job_does(spark: SparkSession, namespace: str) -> None:
+    """A statement whose rows Spark proves empty (a local relation of no row): an append commits no
+    snapshot, a static overwrite empties the table, on the driver as with a job."""
+    results = {}
+    for local in (True, False):
+        t = f"floe.{namespace}.t_{'local' if local else 'job'}"
+        spark.sql(f"CREATE TABLE {t} (id BIGINT) USING floe")
+        spark.sql(f"INSERT INTO {t} VALUES (1), (2)")
+        with spark_setting(spark, LOCAL_WRITE_ROWS, "10000" if local else "0"):
+            append = f"INSERT INTO {t} SELECT id FROM VALUES (3L) AS v(id) WHERE id > 5"
+            assert ("FloeLocalWrite" in _plan(spark, append)) == local
+            assert (_jobs(spark, append) == 0) == local
+            after_append = _rows(spark, t)
+            overwrite = f"INSERT OVERWRITE {t} SELECT id FROM VALUES (3L) AS v(id) WHERE id > 5"
+            assert (_jobs(spark, overwrite) == 0) == local
+        operations = [r[0] for r in spark.sql(f"SELECT operation FROM {t}.snapshots").collect()]
+        results[local] = (after_append, _rows(spark, t), operations)
+    assert results[True] == results[False]
+    assert results[True][0] == [(1,), (2,)] and results[True][1] == []

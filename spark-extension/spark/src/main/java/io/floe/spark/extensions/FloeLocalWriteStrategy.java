@@ -121,8 +121,8 @@ public final class FloeLocalWriteStrategy extends SparkStrategy {
     }
     long maxRows = DriverReadLimit.parse(MAX_ROWS_CONF, spark.conf().get(MAX_ROWS_CONF, null), DEFAULT_MAX_ROWS,
         "rows", "writes every insert");
-    if (data.size() > maxRows) {
-      return null;
+    if (maxRows == 0 || data.size() > maxRows) {
+      return null; // 0: every insert is a job, even one of no row
     }
     return new FloeLocalWriteExec(relation.name(), write.get(), data, dataOutput,
         CollectionConverters.asScala(projectList).toList(), CollectionConverters.asScala(ordering).toList(),
