@@ -55,7 +55,9 @@ def _files(spark: SparkSession, table: str) -> list[tuple[str, int]]:
     return sorted((repr(r[0]), int(r[1])) for r in rows)
 
 
-def test_an_insert_of_values_is_written_on_the_driver(spark: SparkSession, namespace: str) -> None:
+def test_an_insert_of_values_is_written_on_the_driver(
+    spark: SparkSession, namespace: str, warehouse: Path
+) -> None:
     t = f"floe.{namespace}.t"
     spark.sql(f"CREATE TABLE {t} (id BIGINT, s STRING) USING floe")
     insert = f"INSERT INTO {t} VALUES (1, 'a'), (2, NULL), (3, 'c')"
@@ -73,14 +75,20 @@ def test_an_insert_of_values_is_written_on_the_driver(spark: SparkSession, names
     assert _jobs(spark, f"INSERT INTO {t} SELECT 4, 'd'") == 0
     assert _jobs(spark, f"INSERT INTO {t} (s, id) VALUES ('e', 5)") == 0
     assert _rows(spark, t)[3:] == [(4, "d"), (5, "e")]
+    data = Path(location(warehouse, namespace, "t").removeprefix("file:")) / "data"
+    assert list(data.glob("_floe-writing-*")) == []  # each write's marker is gone
+    formatted = _plan(spark, f"FORMATTED INSERT INTO {t} VALUES (6, 'f')")
+    assert f"Arguments: {t}, 1 rows" in formatted and "FloeWrite@" not in formatted, formatted
 
 
+@pytest.mark.parametrize("mode", ["hash", "range", "none"])
 def test_a_partitioned_insert_writes_the_files_a_job_writes(
-    spark: SparkSession, namespace: str
+    spark: SparkSession, namespace: str, mode: str
 ) -> None:
     ddl = (
         "(id BIGINT, d DATE, p STRING, s STRING) USING floe "
-        "PARTITIONED BY (bucket(4, id), days(d), p)"
+        "PARTITIONED BY (bucket(4, id), days(d), p) "
+        f"TBLPROPERTIES ('write.distribution-mode' = '{mode}')"
     )
     local, job = f"floe.{namespace}.local", f"floe.{namespace}.job"
     spark.sql(f"CREATE TABLE {local} {ddl}")
@@ -100,7 +108,10 @@ def test_a_partitioned_insert_writes_the_files_a_job_writes(
     assert _rows(spark, local) == _rows(spark, job)
     assert len(_rows(spark, local)) == 60
     files = _files(spark, local)
-    assert files == _files(spark, job)
+    if mode == "none":  # the job's tasks each wrote their own file of a partition
+        assert {f[0] for f in files} == {f[0] for f in _files(spark, job)}
+    else:
+        assert files == _files(spark, job)
     # one file per partition: the clustered writer got the rows grouped by partition
     assert len({f[0] for f in files}) == len(files)
     # partition pruning works on what the driver wrote
@@ -125,13 +136,49 @@ def test_insert_overwrite_of_values_static_and_dynamic(spark: SparkSession, name
     assert operations == ["append", "overwrite", "overwrite", "overwrite"]
 
 
-def test_create_table_as_values_is_written_on_the_driver(
+def test_create_and_replace_table_as_values_are_written_on_the_driver(
+    spark: SparkSession, namespace: str, warehouse: Path
+) -> None:
+    t = f"floe.{namespace}.t"
+    sql = (
+        f"CREATE TABLE {t} USING floe PARTITIONED BY (s) "
+        "AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (3, 'a') AS v(id, s)"
+    )
+    assert _jobs(spark, sql) == 0
+    assert _rows(spark, t) == [(1, "a"), (2, "b"), (3, "a")]
+    assert _files(spark, t) == [("Row(s='a')", 2), ("Row(s='b')", 1)]
+    replace = f"CREATE OR REPLACE TABLE {t} USING floe AS SELECT * FROM VALUES (9, 'z') AS v(id, s)"
+    assert _jobs(spark, replace) == 0
+    assert _rows(spark, t) == [(9, "z")]
+    history = spark.sql(f"SELECT count(*) FROM {t}.history").collect()[0][0]
+    assert history == 2  # the replacement kept the table's history
+    # a value that fails its cast fails the statement: no table, no file
+    bad = f"floe.{namespace}.bad"
+    with pytest.raises(Exception, match=r"CAST_OVERFLOW|overflow"):
+        spark.sql(f"CREATE TABLE {bad} USING floe AS SELECT CAST(300 AS TINYINT) AS x")
+    assert not spark.catalog.tableExists(bad)
+    assert not Path(location(warehouse, namespace, "bad").removeprefix("file:")).exists()
+
+
+def test_branches_and_dataframe_writes_go_through_the_same_write(
     spark: SparkSession, namespace: str
 ) -> None:
     t = f"floe.{namespace}.t"
-    sql = f"CREATE TABLE {t} USING floe AS SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(id, s)"
-    assert _jobs(spark, sql) == 0
-    assert _rows(spark, t) == [(1, "a"), (2, "b")]
+    spark.sql(f"CREATE TABLE {t} (id BIGINT, p STRING) USING floe PARTITIONED BY (p)")
+    spark.sql(f"INSERT INTO {t} VALUES (1, 'a')")
+    spark.sql(f"ALTER TABLE {t} CREATE BRANCH b")
+    assert _jobs(spark, f"INSERT INTO {t}.branch_b VALUES (2, 'b')") == 0
+    assert _rows(spark, t) == [(1, "a")]
+    assert _rows(spark, f"{t}.branch_b") == [(1, "a"), (2, "b")]
+    # the DataFrame API over literal rows, with a write option
+    rows = spark.sql("SELECT * FROM VALUES (3L, 'a'), (4L, 'c') AS v(id, p)")
+    _, jobs = spark_jobs(
+        spark, lambda: rows.writeTo(t).option("distribution-mode", "none").append()
+    )
+    assert jobs == []
+    _, jobs = spark_jobs(spark, lambda: rows.limit(1).writeTo(t).overwritePartitions())
+    assert jobs == []
+    assert _rows(spark, t) == [(3, "a"), (4, "c")]  # partition a replaced by the one row
 
 
 def test_inserts_of_computed_or_many_rows_run_a_job(spark: SparkSession, namespace: str) -> None:
@@ -146,6 +193,8 @@ def test_inserts_of_computed_or_many_rows_run_a_job(spark: SparkSession, namespa
         assert "FloeLocalWrite" not in _plan(spark, f"INSERT INTO {t} VALUES (5), (6), (7)")
         assert _jobs(spark, f"INSERT INTO {t} VALUES (5), (6), (7)") > 0
         assert _jobs(spark, f"INSERT INTO {t} VALUES (8), (9)") == 0
+    # a value computed by a subquery: the job
+    assert "FloeLocalWrite" not in _plan(spark, f"INSERT INTO {t} SELECT (SELECT max(id) FROM {t})")
     # non-deterministic values are computed by the job, as Spark computes them
     assert "FloeLocalWrite" not in _plan(
         spark, f"INSERT INTO {t} SELECT CAST(rand() * 0 AS BIGINT)"

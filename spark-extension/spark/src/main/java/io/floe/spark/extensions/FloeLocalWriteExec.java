@@ -76,6 +76,12 @@ public final class FloeLocalWriteExec extends DriverResultExec {
         + ", written on the driver)";
   }
 
+  /** What EXPLAIN FORMATTED and the SQL UI show of the node: the table and the row count, not the rows. */
+  @Override
+  public scala.collection.Iterator<Object> stringArgs() {
+    return CollectionConverters.asScala(List.<Object>of(table, data.size() + " rows").iterator());
+  }
+
   /** Writes and commits on the driver; a parent operator (there is none for a command) gets no row. */
   @Override
   protected InternalRow[] compute() {

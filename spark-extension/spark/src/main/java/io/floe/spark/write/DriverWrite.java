@@ -9,6 +9,7 @@ import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfoImpl;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.errors.QueryExecutionErrors;
 
 /**
  * Writes a few rows in the calling thread (the driver) through a Floe write's own batch write, as
@@ -45,28 +46,39 @@ public final class DriverWrite {
         batch.abort(messages);
       } catch (Throwable t) {
         cause.addSuppressed(t);
+        throw SparkExceptions.rethrown(QueryExecutionErrors.writingJobFailedError(cause)); // as Spark's job path
       }
       throw SparkExceptions.rethrown(cause);
     }
   }
 
-  /** The one task: its writer's commit message, or the writer aborted (its files deleted) and the failure thrown. */
+  /**
+   * The one task: its writer's commit message, or the writer aborted (its files deleted) and the
+   * failure thrown. The writer is closed either way; a failure to close is added to the task's own
+   * failure rather than hiding it.
+   */
   private static WriterCommitMessage writeTask(DataWriterFactory factory, List<InternalRow> rows) throws Exception {
     DataWriter<InternalRow> writer = factory.createWriter(0, 0);
+    WriterCommitMessage message;
     try {
       for (InternalRow row : rows) {
         writer.write(row);
       }
-      return writer.commit();
+      message = writer.commit();
     } catch (Throwable cause) {
       try {
         writer.abort();
       } catch (Throwable t) {
         cause.addSuppressed(t);
       }
+      try {
+        writer.close();
+      } catch (Throwable t) {
+        cause.addSuppressed(t);
+      }
       throw cause;
-    } finally {
-      writer.close();
     }
+    writer.close();
+    return message;
   }
 }
