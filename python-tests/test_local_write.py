@@ -309,3 +309,28 @@ def test_an_insert_of_no_rows_does_what_the_job_does(spark: SparkSession, namesp
         results[local] = (after_append, _rows(spark, t), operations)
     assert results[True] == results[False]
     assert results[True][0] == [(1,), (2,)] and results[True][1] == []
+
+
+def test_odd_table_column_and_partition_names(spark: SparkSession, namespace: str) -> None:
+    """A table and a partition column named with a space, non-ASCII letters and ``$``, partition
+    values with a slash and a percent sign: the driver writes what the job writes, and a cached
+    query of the table sees the insert."""
+    local, job = f"floe.{namespace}.`t é $x`", f"floe.{namespace}.`t é $y`"
+    for t in (local, job):
+        spark.sql(f"CREATE TABLE {t} (id BIGINT, `p q$` STRING) USING floe PARTITIONED BY (`p q$`)")
+    rows = "(1, 'a b'), (2, 'é/x'), (3, '100%'), (4, NULL)"
+    assert "FloeLocalWrite" in _plan(spark, f"INSERT INTO {local} VALUES {rows}")
+    assert _jobs(spark, f"INSERT INTO {local} VALUES {rows}") == 0
+    with spark_setting(spark, LOCAL_WRITE_ROWS, "0"):
+        spark.sql(f"INSERT INTO {job} VALUES {rows}")
+    assert (
+        _rows(spark, local) == _rows(spark, job) == [(1, "a b"), (2, "é/x"), (3, "100%"), (4, None)]
+    )
+    assert _files(spark, local) == _files(spark, job)
+    spark.sql(f"CACHE TABLE {local}")
+    try:
+        spark.sql(f"INSERT INTO {local} VALUES (5, 'a b')")
+        count = spark.sql(f"SELECT count(*) FROM {local} WHERE `p q$` = 'a b'").collect()[0][0]
+        assert count == 2
+    finally:
+        spark.sql(f"UNCACHE TABLE {local}")

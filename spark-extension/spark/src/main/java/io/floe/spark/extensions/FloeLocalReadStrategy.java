@@ -180,12 +180,13 @@ public final class FloeLocalReadStrategy extends SparkStrategy {
         && !key.metadata().contains(SessionWindow$.MODULE$.marker());
   }
 
-  /** Whether the driver may evaluate {@code e} row by row as a task would. */
-  private static boolean plain(Expression e) {
+  /** Whether the driver may evaluate {@code e} row by row as a task would (also for {@link FloeLocalWriteStrategy}). */
+  static boolean plain(Expression e) {
     return e.deterministic() && !SubqueryExpression.hasSubquery(e);
   }
 
-  private static Seq<SparkPlan> none() {
+  /** No plan: Spark's own strategies plan the node. */
+  static Seq<SparkPlan> none() {
     return CollectionConverters.asScala(List.<SparkPlan>of()).toList();
   }
 

@@ -10,7 +10,6 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
-import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.plans.logical.AppendData;
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -65,8 +64,7 @@ public final class FloeLocalWriteStrategy extends SparkStrategy {
     } else if (plan instanceof OverwritePartitionsDynamic overwrite) {
       exec = localWrite(overwrite.table(), overwrite.write(), overwrite.query());
     }
-    List<SparkPlan> planned = exec == null ? List.of() : List.of(exec);
-    return CollectionConverters.asScala(planned).toList();
+    return exec == null ? FloeLocalReadStrategy.none() : CollectionConverters.asScala(List.of(exec)).toList();
   }
 
   /**
@@ -82,7 +80,7 @@ public final class FloeLocalWriteStrategy extends SparkStrategy {
     List<SortOrder> ordering = new ArrayList<>();
     if (node instanceof Sort sort) {
       for (SortOrder order : CollectionConverters.asJava(sort.order())) {
-        if (!plain(order)) {
+        if (!FloeLocalReadStrategy.plain(order)) {
           return null;
         }
         ordering.add(order);
@@ -111,7 +109,7 @@ public final class FloeLocalWriteStrategy extends SparkStrategy {
     List<NamedExpression> projectList = new ArrayList<>();
     if (project != null) {
       for (NamedExpression named : CollectionConverters.asJava(project.projectList())) {
-        if (!plain((Expression) named)) { // every NamedExpression is an Expression
+        if (!FloeLocalReadStrategy.plain((Expression) named)) { // every NamedExpression is an Expression
           return null;
         }
         projectList.add(named);
@@ -147,11 +145,6 @@ public final class FloeLocalWriteStrategy extends SparkStrategy {
     } else {
       session.sharedState().cacheManager().recacheByPlan(session, relation);
     }
-  }
-
-  /** Whether the driver may evaluate {@code e} row by row as a task would. */
-  private static boolean plain(Expression e) {
-    return e.deterministic() && !SubqueryExpression.hasSubquery(e);
   }
 
   /** Builds the strategy for {@code SparkSessionExtensions.injectPlannerStrategy}. */
