@@ -120,7 +120,7 @@ public final class FloeLocalWriteExec extends DriverResultExec {
     return rows;
   }
 
-  /** Only a command runs this node, through {@code executeCollect}; a parent would get one empty partition. */
+  /** Only a command runs this node, through {@code executeCollect}; a parent would get an RDD of no partition. */
   @Override
   public RDD<InternalRow> doExecute() {
     rows();
