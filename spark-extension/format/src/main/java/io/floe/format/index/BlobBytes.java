@@ -1,9 +1,13 @@
 package io.floe.format.index;
 
 import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Reading and writing the primitives of the index blobs: little-endian fixed-width integers,
@@ -29,7 +33,18 @@ final class BlobBytes {
 
   /** Appends to a growing byte array. */
   static final class Out {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream out;
+    /** Over {@link #out}, made on the first bitmap. */
+    private DataOutputStream data;
+
+    Out() {
+      this(32);
+    }
+
+    /** An empty array with room for {@code capacity} bytes before it grows. */
+    Out(int capacity) {
+      this.out = new ByteArrayOutputStream(capacity);
+    }
 
     Out int8(int value) {
       out.write(value);
@@ -68,6 +83,23 @@ final class BlobBytes {
     /** A varint length, then the bytes. */
     Out lengthPrefixed(byte[] bytes) {
       return varint(bytes.length).bytes(bytes);
+    }
+
+    /**
+     * A varint length, then {@code bitmap} in the portable Roaring format, written in place (an
+     * index page holds one per key: no array or stream per bitmap).
+     */
+    Out bitmap(RoaringBitmap bitmap) {
+      varint(bitmap.serializedSizeInBytes());
+      if (data == null) {
+        data = new DataOutputStream(out);
+      }
+      try {
+        bitmap.serialize(data);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
+      }
+      return this;
     }
 
     int size() {

@@ -79,7 +79,7 @@ final class IndexDirectory {
     }
     nullFiles.runOptimize();
     valueFiles.runOptimize();
-    out.lengthPrefixed(IndexPage.serializeBitmap(nullFiles)).lengthPrefixed(IndexPage.serializeBitmap(valueFiles));
+    out.bitmap(nullFiles).bitmap(valueFiles);
     return out.toByteArray();
   }
 

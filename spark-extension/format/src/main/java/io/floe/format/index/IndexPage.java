@@ -2,10 +2,7 @@ package io.floe.format.index;
 
 import com.github.luben.zstd.Zstd;
 import io.floe.format.types.Type;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.roaringbitmap.RoaringBitmap;
@@ -59,7 +56,7 @@ final class IndexPage {
 
   /** The page body of {@code count} entries appended to {@code entries}. */
   static byte[] body(int count, BlobBytes.Out entries) {
-    return new BlobBytes.Out().int32(count).bytes(entries.toByteArray()).toByteArray();
+    return new BlobBytes.Out(Integer.BYTES + entries.size()).int32(count).bytes(entries.toByteArray()).toByteArray();
   }
 
   /** A page body as stored: one zstd frame. */
@@ -84,7 +81,7 @@ final class IndexPage {
   private static void appendFiles(IndexType type, RoaringBitmap ordinals, BlobBytes.Out out) {
     if (type == IndexType.INVERTED) {
       ordinals.runOptimize();
-      out.lengthPrefixed(serializeBitmap(ordinals));
+      out.bitmap(ordinals);
     } else {
       out.varint(ordinals.getCardinality());
       int previous = 0;
@@ -93,16 +90,6 @@ final class IndexPage {
         previous = ordinal;
       }
     }
-  }
-
-  static byte[] serializeBitmap(RoaringBitmap bitmap) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(bitmap.serializedSizeInBytes());
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      bitmap.serialize(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return bytes.toByteArray();
   }
 
   static RoaringBitmap deserializeBitmap(byte[] bytes, BlobBytes.In in, String field) {

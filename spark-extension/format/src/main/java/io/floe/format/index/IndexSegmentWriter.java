@@ -140,7 +140,7 @@ public final class IndexSegmentWriter {
     int[] order = sortedEntries();
     List<IndexDirectory.PageRef> pages = new ArrayList<>();
     BlobBytes.Out pagesBlob = new BlobBytes.Out();
-    BlobBytes.Out page = new BlobBytes.Out();
+    BlobBytes.Out page = newPage();
     RoaringBitmap valueFiles = new RoaringBitmap();
     valueFiles.addN(entryFiles, 0, size);
     int pageEntries = 0;
@@ -166,7 +166,7 @@ public final class IndexSegmentWriter {
         pages.add(new IndexDirectory.PageRef(pagesBlob.size(), stored.length, body.length, pageEntries, firstKey,
             lastKey));
         pagesBlob.bytes(stored);
-        page = new BlobBytes.Out();
+        page = newPage();
         pageEntries = 0;
       }
     }
@@ -182,6 +182,11 @@ public final class IndexSegmentWriter {
       return new IndexSegment(out.location(), writer.fileSize(), covered.size(), entryCount, snapshotId,
           sequenceNumber);
     }
+  }
+
+  /** A page's buffer, with room for a page's entries and about one more before it grows (at most 1 MiB). */
+  private BlobBytes.Out newPage() {
+    return new BlobBytes.Out((int) Math.min(1 << 20, pageSizeBytes + pageSizeBytes / 4L));
   }
 
   private Blob blob(String blobType, byte[] data) {

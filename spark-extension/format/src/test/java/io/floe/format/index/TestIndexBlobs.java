@@ -66,6 +66,36 @@ public class TestIndexBlobs {
   }
 
   @Test
+  public void anInvertedPageHasTheDocumentedBytes() {
+    // docs/indexes.md: int32 LE entry count; per entry a varint length and the key's single-value
+    // bytes, a varint length and the portable Roaring bitmap (RoaringFormatSpec: cookie 12346 when
+    // there is no run container, the container count, per container its key and cardinality - 1 as
+    // uint16, its offset as int32, then an array container's values as uint16; all little-endian)
+    BlobBytes.Out entries = new BlobBytes.Out();
+    IndexPage.appendEntry(IndexType.INVERTED, IndexKeys.toBytes(Types.LongType.get(), 5L),
+        RoaringBitmap.bitmapOf(0, 2), entries);
+    IndexPage.appendEntry(IndexType.INVERTED, IndexKeys.toBytes(Types.LongType.get(), 300L),
+        RoaringBitmap.bitmapOf(70_000), entries);
+    byte[] expected = bytes(
+        1 + 1, 0, 0, 0,                                    // 2 entries
+        8, 5, 0, 0, 0, 0, 0, 0, 0,                         // key 5
+        20, 0x3A, 0x30, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0,      // cookie 12346, 1 container: key 0, 2 values
+        16, 0, 0, 0, 0, 0, 2, 0,                           // its offset (16), the values 0 and 2
+        8, 0x2C, 1, 0, 0, 0, 0, 0, 0,                      // key 300
+        18, 0x3A, 0x30, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0,      // 1 container: key 1 (70,000 >>> 16), 1 value
+        16, 0, 0, 0, 0x70, 0x11);                          // 70,000 & 0xFFFF = 4464
+    assertEquals(Arrays.toString(expected), Arrays.toString(IndexPage.body(2, entries)));
+  }
+
+  private static byte[] bytes(int... values) {
+    byte[] out = new byte[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = (byte) values[i];
+    }
+    return out;
+  }
+
+  @Test
   public void pageKeysMustAscend() {
     Type type = Types.StringType.get();
     BlobBytes.Out entries = new BlobBytes.Out();

@@ -127,4 +127,92 @@ public class TestFileValueCollector {
     }
     assertEquals(100_000, set.size());
   }
+
+  /** Adds every value to the set and to a HashSet, checking each answer, then the size and forEach. */
+  private static LongDistinctSet agree(long[] values) {
+    LongDistinctSet set = new LongDistinctSet();
+    HashSet<Long> expected = new HashSet<>();
+    for (long value : values) {
+      assertEquals("add " + value, expected.add(value), set.add(value));
+    }
+    assertEquals(expected.size(), set.size());
+    HashSet<Long> seen = new HashSet<>();
+    set.forEach(v -> assertTrue("once: " + v, seen.add(v)));
+    assertEquals(expected, seen);
+    return set;
+  }
+
+  @Test
+  public void keysFromASmallRangeBecomeABitmap() {
+    java.util.Random random = new java.util.Random(11);
+    // 300K rows of item ids below 200K (as D1's ss_item_sk), with 0 and negative offsets too
+    for (long offset : new long[] {0, -100_000, 1L << 40, -(1L << 40)}) {
+      long[] values = new long[300_000];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = offset + random.nextInt(200_000);
+      }
+      LongDistinctSet set = agree(values);
+      assertTrue("dense from offset " + offset, set.isDense());
+      long[] previous = {Long.MIN_VALUE};
+      set.forEach(v -> {
+        assertTrue("ascending: " + v, v > previous[0]);
+        previous[0] = v;
+      });
+    }
+  }
+
+  @Test
+  public void aBitmapWidensBothWaysAndTurnsBackIntoATable() {
+    long[] values = new long[120_000];
+    for (int i = 0; i < 100_000; i++) {
+      values[i] = 1_000_000 + i; // dense
+    }
+    for (int i = 0; i < 10_000; i++) {
+      values[100_000 + i] = 999_999 - 3 * i; // below the base: widens downwards
+    }
+    for (int i = 0; i < 9_999; i++) {
+      values[110_000 + i] = 1_100_000 + 5 * i; // above: widens upwards
+    }
+    values[119_999] = 1L << 50; // far away: a table again
+    LongDistinctSet set = agree(java.util.Arrays.copyOf(values, 119_999));
+    assertTrue(set.isDense());
+    set = agree(values);
+    assertFalse(set.isDense());
+    // and stays one, whatever comes after
+    for (int i = 0; i < 50_000; i++) {
+      set.add(i);
+    }
+    assertFalse(set.isDense());
+    assertEquals(120_000 + 50_000, set.size());
+  }
+
+  @Test
+  public void bitmapsAtTheEndsOfTheLongRange() {
+    for (long start : new long[] {Long.MAX_VALUE - 20_000, Long.MIN_VALUE}) {
+      long[] values = new long[40_003];
+      for (int i = 0; i < 20_000; i++) {
+        values[i] = start + i;
+      }
+      // widening towards the end of the range, then the other end, then 0
+      for (int i = 0; i < 20_000; i++) {
+        values[20_000 + i] = start < 0 ? start + 20_000 + i : start + 1 + i;
+      }
+      values[40_000] = start < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+      values[40_001] = start < 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+      values[40_002] = 0;
+      LongDistinctSet set = agree(java.util.Arrays.copyOf(values, 40_001));
+      assertTrue("dense from " + start, set.isDense());
+      assertFalse(agree(values).isDense());
+    }
+  }
+
+  @Test
+  public void sparseKeysStayATable() {
+    java.util.Random random = new java.util.Random(5);
+    long[] values = new long[100_000];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = random.nextLong() >>> 20; // timestamps in microseconds, say
+    }
+    assertFalse(agree(values).isDense());
+  }
 }
