@@ -26,6 +26,8 @@ import scala.runtime.BoxedUnit;
  *   <li>{@link FloeLocalReadStrategy}: a small read (and an aggregate over it) is read on the driver,
  *       without a Spark job; {@link FloeLocalWriteStrategy}: an insert of a few literal rows is written
  *       and committed on the driver.</li>
+ *   <li>{@link FloeClusteredInputWriteStrategy}: an insert into a partitioned table from partitioned
+ *       files that already group the rows by the table's partition keys skips the shuffle.</li>
  *   <li>{@link MergeTargetKeyFilter}: a merge-on-read {@code MERGE} reads only the target rows whose
  *       keys the source may hold (a Bloom filter of the source keys before the join's shuffle).</li>
  * </ul>
@@ -39,6 +41,7 @@ public final class FloeSparkSessionExtensions extends AbstractFunction1<SparkSes
     extensions.injectPlannerStrategy(new FloeMetadataAnswerStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeLocalReadStrategy.Builder());
     extensions.injectPlannerStrategy(new FloeLocalWriteStrategy.Builder());
+    extensions.injectPlannerStrategy(new FloeClusteredInputWriteStrategy.Builder());
     extensions.injectOptimizerRule(new MergeTargetKeyFilterBuilder());
     return BoxedUnit.UNIT;
   }

@@ -1,0 +1,218 @@
+"""Inserts from partitioned files that already group rows by the table's partitions skip a shuffle.
+
+A partitioned Floe table asks Spark to cluster an insert's rows by its partition keys (``hash``,
+the default): a shuffle. When the rows come from Hive-style partitioned files (``col=value``
+folders) of one file each, read whole by one task, and the table's keys are computed from those
+folders' values alone, distinct per folder, every key's rows already sit in one task: Floe plans
+the write without the shuffle (``spark.floe.write.skip-shuffle-of-clustered-input``, default on),
+and writes the very files the shuffle would have led to. Anything else keeps it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from conftest import spark_jobs, spark_setting
+
+from floe import inspect
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+    from pyspark.sql import SparkSession
+
+SETTING = "spark.floe.write.skip-shuffle-of-clustered-input"
+ROWS = 4000
+COLUMNS = "id BIGINT, amount DOUBLE, name STRING, day DATE, region STRING"
+COLUMNS_ORDER = "id, amount, name, day, region"
+
+
+@pytest.fixture
+def shuffle(spark: SparkSession) -> Iterator[None]:
+    """Shuffles into 4 partitions that adaptive execution does not coalesce, and a source of many
+    tasks (small splits) so that a skipped shuffle would show in the files if it were wrong."""
+    settings = {
+        "spark.sql.shuffle.partitions": "4",
+        "spark.sql.adaptive.coalescePartitions.enabled": "false",
+        "spark.sql.files.openCostInBytes": "1",
+    }
+    before = {key: spark.conf.get(key, None) for key in settings}
+    for key, value in settings.items():
+        spark.conf.set(key, value)
+    yield
+    for key, old in before.items():
+        if old is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, old)
+
+
+def write_source(spark: SparkSession, path: Path, by: str, files_per_folder: int = 1) -> str:
+    """Parquet under ``path`` partitioned by ``by`` (``day`` or ``region``), ``files_per_folder``
+    files in each folder; returns a SQL relation reading it."""
+    rows = spark.sql(
+        f"SELECT id, id * 1.5 AS amount, concat('n', CAST(id AS STRING)) AS name, "
+        f"date_add(DATE '2024-01-30', CAST(id % 5 AS INT)) AS day, "
+        f"element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) AS region "
+        f"FROM range(0, {ROWS}, 1, 4)"
+    )
+    rows.repartition(files_per_folder, "id").sortWithinPartitions("id").write.partitionBy(
+        by
+    ).parquet(str(path))
+    return f"parquet.`{path}`"
+
+
+def files(warehouse: Path, namespace: str, table: str) -> list[dict[str, Any]]:
+    return list(inspect.table_files(str(warehouse / namespace / table)))
+
+
+def layout(warehouse: Path, namespace: str, table: str) -> Counter[str]:
+    """Per file: its partition and row count."""
+    return Counter(
+        json.dumps([f["partition"], f["record_count"]], sort_keys=True, default=str)
+        for f in files(warehouse, namespace, table)
+    )
+
+
+def plan_of(spark: SparkSession, statement: str) -> str:
+    return str(spark.sql(f"EXPLAIN {statement}").collect()[0][0])
+
+
+def rows(spark: SparkSession, table: str) -> list[Any]:
+    return spark.sql(f"SELECT * FROM {table} ORDER BY id").collect()
+
+
+@pytest.mark.usefixtures("shuffle")
+@pytest.mark.parametrize(
+    ("by", "partitioning", "partitions"),
+    [("region", "region", 3), ("day", "day", 5), ("day", "days(day)", 5)],
+)
+def test_an_insert_from_one_file_per_folder_skips_the_shuffle_and_writes_the_same_files(
+    spark: SparkSession,
+    warehouse: Path,
+    namespace: str,
+    tmp_path: Path,
+    by: str,
+    partitioning: str,
+    partitions: int,
+) -> None:
+    source = write_source(spark, tmp_path / "src", by)
+    for table in ("skip", "shuffled"):
+        spark.sql(
+            f"CREATE TABLE floe.{namespace}.{table} ({COLUMNS}) USING floe "
+            f"PARTITIONED BY ({partitioning})"
+        )
+    insert = f"INSERT INTO floe.{namespace}.skip SELECT {COLUMNS_ORDER} FROM {source}"
+    plan = plan_of(spark, insert)
+    assert "Exchange" not in plan, plan
+    assert "Sort [" in plan, plan  # each task still groups its rows by partition
+    spark.sql(insert)
+    with spark_setting(spark, SETTING, "false"):
+        shuffled = f"INSERT INTO floe.{namespace}.shuffled SELECT {COLUMNS_ORDER} FROM {source}"
+        assert "hashpartitioning(" in plan_of(spark, shuffled)
+        spark.sql(shuffled)
+    skip = layout(warehouse, namespace, "skip")
+    assert len(skip) == partitions and set(skip.values()) == {1}, skip  # one file per partition
+    assert skip == layout(warehouse, namespace, "shuffled")
+    assert rows(spark, f"floe.{namespace}.skip") == rows(spark, f"floe.{namespace}.shuffled")
+    assert len(rows(spark, f"floe.{namespace}.skip")) == ROWS
+
+
+def stages(spark: SparkSession, run: Callable[[], Any]) -> int:
+    """The most stages of a Spark job that ``run`` starts: 1 without a shuffle, 2 with one (a job
+    lists the stages it depends on, run or skipped)."""
+    _, jobs = spark_jobs(spark, run)
+    tracker = spark.sparkContext.statusTracker()
+    return max(len(tracker.getJobInfo(job).stageIds) for job in jobs)  # type: ignore[union-attr]
+
+
+@pytest.mark.usefixtures("shuffle")
+def test_ctas_and_dataframe_overwrites_skip_it_too(
+    spark: SparkSession, warehouse: Path, namespace: str, tmp_path: Path
+) -> None:
+    write_source(spark, tmp_path / "src", "region")
+    # read (its schema inferred by a job of its own) before the statements whose stages are counted
+    frame = spark.read.parquet(str(tmp_path / "src"))
+    frame.createOrReplaceTempView("clustered")
+    table = f"floe.{namespace}.ctas"
+    ctas = f"CREATE TABLE {table} USING floe PARTITIONED BY (region) AS SELECT * FROM clustered"
+    assert stages(spark, lambda: spark.sql(ctas)) == 1
+    assert len(layout(warehouse, namespace, "ctas")) == 3
+    assert set(layout(warehouse, namespace, "ctas").values()) == {1}
+    assert stages(spark, lambda: frame.writeTo(table).overwritePartitions()) == 1
+    assert len(files(warehouse, namespace, "ctas")) == 3  # each partition replaced by one file
+    with spark_setting(spark, SETTING, "false"):
+        assert stages(spark, lambda: frame.writeTo(table).overwritePartitions()) == 2
+    assert len(files(warehouse, namespace, "ctas")) == 3
+    assert spark.sql(f"SELECT count(*) FROM {table}").collect()[0][0] == ROWS
+
+
+@pytest.mark.usefixtures("shuffle")
+@pytest.mark.parametrize(
+    ("case", "by", "partitioning", "files_per_folder", "where"),
+    [
+        ("two files in a folder", "region", "region", 2, ""),
+        ("folders that share a key", "day", "months(day)", 1, ""),
+        ("a bucket of the folders' values", "day", "bucket(2, day)", 1, ""),
+        ("a key from a data column", "region", "bucket(4, id)", 1, ""),
+        ("a filter on a folder column", "region", "region", 1, "WHERE region <> 'ap'"),
+    ],
+)
+def test_other_inputs_keep_the_shuffle(
+    spark: SparkSession,
+    warehouse: Path,
+    namespace: str,
+    tmp_path: Path,
+    case: str,
+    by: str,
+    partitioning: str,
+    files_per_folder: int,
+    where: str,
+) -> None:
+    source = write_source(spark, tmp_path / "src", by, files_per_folder)
+    spark.sql(
+        f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY ({partitioning})"
+    )
+    insert = f"INSERT INTO floe.{namespace}.t SELECT {COLUMNS_ORDER} FROM {source} {where}"
+    assert "hashpartitioning(" in plan_of(spark, insert), case
+    spark.sql(insert)
+    assert set(layout(warehouse, namespace, "t").values()) == {1}, case
+
+
+@pytest.mark.usefixtures("shuffle")
+def test_a_filter_on_data_columns_and_renamed_columns_still_skip_it(
+    spark: SparkSession, warehouse: Path, namespace: str, tmp_path: Path
+) -> None:
+    source = write_source(spark, tmp_path / "src", "region")
+    spark.sql(
+        f"CREATE TABLE floe.{namespace}.t (id BIGINT, r STRING) USING floe PARTITIONED BY (r)"
+    )
+    insert = f"INSERT INTO floe.{namespace}.t SELECT id, region AS r FROM {source} WHERE id % 2 = 0"
+    assert "Exchange" not in plan_of(spark, insert)
+    spark.sql(insert)
+    assert set(layout(warehouse, namespace, "t").values()) == {1}
+    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == ROWS // 2
+
+
+@pytest.mark.usefixtures("shuffle")
+def test_files_spark_splits_keep_the_shuffle(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    source = write_source(spark, tmp_path / "src", "region")
+    spark.sql(f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY (region)")
+    insert = f"INSERT INTO floe.{namespace}.t SELECT {COLUMNS_ORDER} FROM {source}"
+    with spark_setting(spark, "spark.sql.files.maxPartitionBytes", "1024"):
+        assert "hashpartitioning(" in plan_of(spark, insert)
+
+
+def test_the_setting_is_checked(spark: SparkSession, namespace: str, tmp_path: Path) -> None:
+    source = write_source(spark, tmp_path / "src", "region")
+    spark.sql(f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY (region)")
+    with spark_setting(spark, SETTING, "sometimes"), pytest.raises(Exception) as error:
+        spark.sql(f"INSERT INTO floe.{namespace}.t SELECT {COLUMNS_ORDER} FROM {source}")
+    assert SETTING in str(error.value) and "sometimes" in str(error.value)
+    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == 0

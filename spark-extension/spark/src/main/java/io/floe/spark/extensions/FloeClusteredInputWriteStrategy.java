@@ -1,0 +1,271 @@
+package io.floe.spark.extensions;
+
+import io.floe.spark.write.DriverWrite;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection$;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.catalyst.plans.logical.AppendData;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.OverwriteByExpression;
+import org.apache.spark.sql.catalyst.plans.logical.OverwritePartitionsDynamic;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.RebalancePartitions;
+import org.apache.spark.sql.catalyst.plans.logical.RepartitionByExpression;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
+import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.execution.PlanLater;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.SparkStrategy;
+import org.apache.spark.sql.execution.datasources.FilePartition$;
+import org.apache.spark.sql.execution.datasources.FileStatusWithMetadata;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import org.apache.spark.sql.execution.datasources.PartitionDirectory;
+import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
+import org.apache.spark.sql.types.StructField;
+import scala.Option;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractPartialFunction;
+
+/**
+ * Plans an insert into a partitioned Floe table without the shuffle its {@code hash} distribution
+ * asks for, when the rows come from Hive-style partitioned files that already group them as that
+ * shuffle would: every partition key of the table is computed from the source's partition folders
+ * alone, each folder holds one file that Spark reads whole in one task, and no two folders give the
+ * same key. Then each key's rows all come from one file, so one task, and each task's local sort
+ * (kept) writes one file per key: the very files the shuffle would lead to, at the cost of reading
+ * them. A bulk load of partitioned Parquet (W12b) spends about a third of its time in that shuffle.
+ * Anything else (other sources, folders of several files or files Spark splits, keys from data
+ * columns, {@code range} distribution, row-level operations) keeps the shuffle.
+ */
+public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
+  /** Spark setting: false always shuffles as the table's distribution mode asks (default true). */
+  public static final String ENABLED_CONF = "spark.floe.write.skip-shuffle-of-clustered-input";
+
+  private final SparkSession spark;
+
+  FloeClusteredInputWriteStrategy(SparkSession spark) {
+    this.spark = spark;
+  }
+
+  @Override
+  public Seq<SparkPlan> apply(LogicalPlan plan) {
+    Option<Write> write;
+    LogicalPlan query;
+    if (plan instanceof AppendData append) {
+      write = append.write();
+      query = append.query();
+    } else if (plan instanceof OverwriteByExpression overwrite) {
+      write = overwrite.write();
+      query = overwrite.query();
+    } else if (plan instanceof OverwritePartitionsDynamic overwrite) {
+      write = overwrite.write();
+      query = overwrite.query();
+    } else {
+      return FloeLocalReadStrategy.none();
+    }
+    if (write.isEmpty() || !DriverWrite.isPlainWrite(write.get()) || !enabled()) {
+      return FloeLocalReadStrategy.none();
+    }
+    LogicalPlan withoutShuffle = withoutShuffle(query);
+    if (withoutShuffle == null) {
+      return FloeLocalReadStrategy.none();
+    }
+    // Spark's own strategy plans the write over the query without its repartition
+    LogicalPlan rewritten = plan.withNewChildren(CollectionConverters.asScala(List.of(withoutShuffle)).toList());
+    return CollectionConverters.asScala(List.<SparkPlan>of(new PlanLater(rewritten))).toList();
+  }
+
+  private boolean enabled() {
+    String value = spark.conf().get(ENABLED_CONF, "true").trim();
+    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("Invalid value for " + ENABLED_CONF + ": '" + value
+          + "' (expected true or false)");
+    }
+    return value.equalsIgnoreCase("true");
+  }
+
+  /**
+   * {@code query} (a local sort over a hash repartition, as Spark adds them for the write's
+   * distribution) without its repartition, if its input is clustered as the repartition would
+   * cluster it; else null.
+   */
+  static LogicalPlan withoutShuffle(LogicalPlan query) {
+    if (!(query instanceof Sort sort) || sort.global()) {
+      return null;
+    }
+    List<Expression> keys;
+    LogicalPlan input;
+    if (sort.child() instanceof RepartitionByExpression repartition) {
+      keys = CollectionConverters.asJava(repartition.partitionExpressions());
+      input = repartition.child();
+    } else if (sort.child() instanceof RebalancePartitions rebalance) {
+      keys = CollectionConverters.asJava(rebalance.partitionExpressions());
+      input = rebalance.child();
+    } else {
+      return null;
+    }
+    if (keys.isEmpty() || keys.stream().anyMatch(k -> k instanceof SortOrder || !FloeLocalReadStrategy.plain(k))) {
+      return null; // range distribution, or keys that cannot be computed ahead of the write
+    }
+    if (!clusteredByFile(keys, input)) {
+      return null;
+    }
+    return sort.withNewChildren(CollectionConverters.asScala(List.of(input)).toList());
+  }
+
+  /**
+   * True when every row of {@code input} with a given value of {@code keys} comes from the same
+   * file, which Spark reads whole in one task: {@code input} is projections and filters over
+   * partitioned files (listed in memory), each key depends on partition columns only, each
+   * partition folder holds at most one file no longer than Spark's split size, and the folders'
+   * keys are distinct.
+   */
+  private static boolean clusteredByFile(List<Expression> keys, LogicalPlan input) {
+    List<Expression> resolved = new ArrayList<>(keys);
+    List<Expression> conditions = new ArrayList<>();
+    LogicalPlan node = input;
+    while (true) {
+      if (node instanceof Project project) {
+        Map<ExprId, Expression> aliases = new HashMap<>();
+        for (NamedExpression named : CollectionConverters.asJava(project.projectList())) {
+          if (named instanceof Alias alias) {
+            aliases.put(alias.exprId(), alias.child());
+          }
+        }
+        resolved.replaceAll(key -> substitute(key, aliases));
+        conditions.replaceAll(condition -> substitute(condition, aliases));
+        node = project.child();
+      } else if (node instanceof Filter filter) {
+        conditions.add(filter.condition());
+        node = filter.child();
+      } else {
+        break;
+      }
+    }
+    if (!(node instanceof LogicalRelation logical) || logical.isStreaming()
+        || !(logical.relation() instanceof HadoopFsRelation files)
+        || !(files.location() instanceof PartitioningAwareFileIndex index)) {
+      return false;
+    }
+    List<Attribute> partitionColumns = partitionColumns(logical, files);
+    if (partitionColumns == null) {
+      return false;
+    }
+    Set<ExprId> partitionIds = new HashSet<>();
+    partitionColumns.forEach(a -> partitionIds.add(a.exprId()));
+    for (Expression key : resolved) {
+      if (!FloeLocalReadStrategy.plain(key)) {
+        return false;
+      }
+      for (Attribute reference : CollectionConverters.asJava(key.references().toSeq())) {
+        if (!partitionIds.contains(reference.exprId())) {
+          return false; // a data column (or an unknown one): rows of one file may have many keys
+        }
+      }
+    }
+    for (Expression condition : conditions) {
+      for (Attribute reference : CollectionConverters.asJava(condition.references().toSeq())) {
+        if (partitionIds.contains(reference.exprId())) {
+          return false; // the scan lists fewer folders, so its split size may be smaller than computed here
+        }
+      }
+    }
+    try {
+      return distinctKeysInWholeFiles(files, index, partitionColumns, resolved);
+    } catch (RuntimeException e) {
+      return false; // a key Spark cannot compute here: the shuffle computes it
+    }
+  }
+
+  private static boolean distinctKeysInWholeFiles(HadoopFsRelation files, PartitioningAwareFileIndex index,
+      List<Attribute> partitionColumns, List<Expression> resolved) {
+    Seq<Expression> none = CollectionConverters.asScala(List.<Expression>of()).toList();
+    Seq<PartitionDirectory> folders = index.listFiles(none, none);
+    long maxSplitBytes = FilePartition$.MODULE$.maxSplitBytes(files.sparkSession(), folders);
+    List<Expression> bound = new ArrayList<>();
+    resolved.forEach(key -> bound.add(FloeLocalReadExec.bind(key, partitionColumns)));
+    UnsafeProjection project = UnsafeProjection$.MODULE$.create(CollectionConverters.asScala(bound).toList());
+    Set<UnsafeRow> seen = new HashSet<>();
+    for (PartitionDirectory folder : CollectionConverters.asJava(folders)) {
+      List<FileStatusWithMetadata> inFolder = CollectionConverters.asJava(folder.files());
+      if (inFolder.isEmpty()) {
+        continue;
+      }
+      if (inFolder.size() > 1 || inFolder.get(0).fileStatus().getLen() > maxSplitBytes) {
+        return false; // a key's rows would come from several tasks
+      }
+      if (!seen.add(project.apply(folder.values()).copy())) {
+        return false; // two folders, so maybe two tasks, give the same key
+      }
+    }
+    return true;
+  }
+
+  /** The attributes of {@code logical}'s output that are {@code files}' partition columns, in their order. */
+  private static List<Attribute> partitionColumns(LogicalRelation logical, HadoopFsRelation files) {
+    List<AttributeReference> output = CollectionConverters.asJava(logical.output());
+    List<Attribute> columns = new ArrayList<>();
+    for (StructField field : files.partitionSchema().fields()) {
+      Attribute match = null;
+      for (AttributeReference attribute : output) {
+        if (attribute.name().equals(field.name())) {
+          match = attribute;
+        }
+      }
+      if (match == null || !match.dataType().equals(field.dataType())) {
+        return null;
+      }
+      columns.add(match);
+    }
+    return columns;
+  }
+
+  /** {@code e} with each attribute defined by an alias of {@code aliases} replaced by the alias's expression. */
+  private static Expression substitute(Expression e, Map<ExprId, Expression> aliases) {
+    if (aliases.isEmpty()) {
+      return e;
+    }
+    return e.transform(new AbstractPartialFunction<Expression, Expression>() {
+      @Override
+      public boolean isDefinedAt(Expression x) {
+        return x instanceof Attribute a && aliases.containsKey(a.exprId());
+      }
+
+      @Override
+      public <A1 extends Expression, B1> B1 applyOrElse(A1 x, scala.Function1<A1, B1> otherwise) {
+        if (x instanceof Attribute a && aliases.containsKey(a.exprId())) {
+          @SuppressWarnings("unchecked")
+          B1 replaced = (B1) aliases.get(a.exprId());
+          return replaced;
+        }
+        return otherwise.apply(x);
+      }
+    });
+  }
+
+  /** Builds the strategy for {@code SparkSessionExtensions.injectPlannerStrategy}. */
+  public static final class Builder extends AbstractFunction1<SparkSession, SparkStrategy> {
+    @Override
+    public SparkStrategy apply(SparkSession spark) {
+      return new FloeClusteredInputWriteStrategy(spark);
+    }
+  }
+}
