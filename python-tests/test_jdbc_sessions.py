@@ -175,6 +175,39 @@ def test_four_jdbc_sessions_insert_into_one_table_at_once(
     print(f"{SESSIONS}x{INSERTS} JDBC inserts in {time.monotonic() - started:.1f} s")
 
 
+def test_a_partitioned_load_from_grouped_folders_skips_the_shuffle_over_jdbc(
+    spark: SparkSession, port: int, namespace: str, tmp_path: Path
+) -> None:
+    """README "Writing": a load from Hive-style folders of one file each into a table partitioned
+    by the folders' column runs without the hash shuffle, as a JDBC client sends it too."""
+    source = tmp_path / "by-region"
+    spark.sql(
+        "SELECT id, element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) AS region "
+        "FROM range(0, 3000, 1, 2)"
+    ).repartition(1).write.partitionBy("region").parquet(str(source))
+    table = f"floe.{namespace}.loaded"
+    connection = _connect(spark, port)
+    _execute(connection, f"CREATE TABLE {table} (id BIGINT, region STRING) PARTITIONED BY (region)")
+    insert = f"INSERT INTO {table} SELECT id, region FROM parquet.`{source}`"
+    plan = "\n".join(row[0] for row in _rows(connection, f"EXPLAIN {insert}"))
+    assert "AppendData" in plan and "Exchange" not in plan, plan
+    _execute(connection, "SET `spark.floe.write.skip-shuffle-of-clustered-input` = false")
+    shuffled = "\n".join(row[0] for row in _rows(connection, f"EXPLAIN {insert}"))
+    assert "hashpartitioning(" in shuffled, shuffled
+    _execute(connection, "RESET `spark.floe.write.skip-shuffle-of-clustered-input`")
+    _execute(connection, insert)
+    assert _rows(
+        connection, f"SELECT region, count(*) FROM {table} GROUP BY region ORDER BY 1"
+    ) == [
+        ("ap", "1000"),
+        ("eu", "1000"),
+        ("us", "1000"),
+    ]
+    files = _rows(connection, f"SELECT partition.region FROM {table}.files ORDER BY 1")
+    assert files == [("ap",), ("eu",), ("us",)]  # one file per partition
+    connection.close()
+
+
 def test_a_conflict_that_exhausts_retries_reaches_the_client_as_a_clear_error(
     spark: SparkSession, port: int, namespace: str
 ) -> None:
