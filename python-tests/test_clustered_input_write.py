@@ -216,3 +216,28 @@ def test_the_setting_is_checked(spark: SparkSession, namespace: str, tmp_path: P
         spark.sql(f"INSERT INTO floe.{namespace}.t SELECT {COLUMNS_ORDER} FROM {source}")
     assert SETTING in str(error.value) and "sometimes" in str(error.value)
     assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == 0
+
+
+@pytest.mark.usefixtures("shuffle")
+def test_a_session_catalog_table_keeps_the_shuffle_and_its_folder_by_path_skips_it(
+    spark: SparkSession, warehouse: Path, namespace: str, tmp_path: Path
+) -> None:
+    source = f"spark_catalog.default.{namespace}_src"
+    location = tmp_path / "tracked"
+    spark.sql(
+        f"CREATE TABLE {source} USING parquet PARTITIONED BY (region) LOCATION '{location}' "
+        f"AS SELECT id, region FROM (SELECT id, element_at(array('eu', 'us'), "
+        f"CAST(id % 2 AS INT) + 1) AS region FROM range(0, 100, 1, 1))"
+    )
+    try:
+        spark.sql(
+            f"CREATE TABLE floe.{namespace}.t (id BIGINT, r STRING) USING floe PARTITIONED BY (r)"
+        )
+        tracked = f"INSERT INTO floe.{namespace}.t SELECT id, region FROM {source}"
+        assert "hashpartitioning(" in plan_of(spark, tracked)  # partitions listed at scan time only
+        by_path = f"INSERT INTO floe.{namespace}.t SELECT id, region FROM parquet.`{location}`"
+        assert "Exchange" not in plan_of(spark, by_path)
+        spark.sql(by_path)
+        assert set(layout(warehouse, namespace, "t").values()) == {1}
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {source}")
