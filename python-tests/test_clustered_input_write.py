@@ -5,7 +5,7 @@ the default): a shuffle. When the rows come from Hive-style partitioned files (`
 folders) of one file each, read whole by one task, and the table's keys are computed from those
 folders' values alone, distinct per folder, every key's rows already sit in one task: Floe plans
 the write without the shuffle (``spark.floe.write.skip-shuffle-of-clustered-input``, default on),
-and writes the very files the shuffle would have led to. Anything else keeps it.
+and writes the files the shuffle would have led to. Anything else keeps it.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def shuffle(spark: SparkSession) -> Iterator[None]:
 
 
 def write_source(spark: SparkSession, path: Path, by: str, files_per_folder: int = 1) -> str:
-    """Parquet under ``path`` partitioned by ``by`` (``day`` or ``region``), ``files_per_folder``
-    files in each folder; returns a SQL relation reading it."""
+    """Parquet under ``path`` partitioned by ``by`` (``day``, ``region`` or ``region,day``), with
+    ``files_per_folder`` files in each folder; returns a SQL relation reading it."""
     rows = spark.sql(
         f"SELECT id, id * 1.5 AS amount, concat('n', CAST(id AS STRING)) AS name, "
         f"date_add(DATE '2024-01-30', CAST(id % 5 AS INT)) AS day, "
@@ -61,7 +61,7 @@ def write_source(spark: SparkSession, path: Path, by: str, files_per_folder: int
         f"FROM range(0, {ROWS}, 1, 4)"
     )
     rows.repartition(files_per_folder, "id").sortWithinPartitions("id").write.partitionBy(
-        by
+        *by.split(",")
     ).parquet(str(path))
     return f"parquet.`{path}`"
 
@@ -160,6 +160,8 @@ def test_ctas_and_dataframe_overwrites_skip_it_too(
         ("a bucket of the folders' values", "day", "bucket(2, day)", 1, ""),
         ("a key from a data column", "region", "bucket(4, id)", 1, ""),
         ("a filter on a folder column", "region", "region", 1, "WHERE region <> 'ap'"),
+        ("a filter on file metadata", "region", "region", 1, "WHERE _metadata.file_size > 0"),
+        ("folders two levels deep", "region,day", "region", 1, ""),
     ],
 )
 def test_other_inputs_keep_the_shuffle(

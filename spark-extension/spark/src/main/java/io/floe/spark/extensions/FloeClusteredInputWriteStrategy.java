@@ -25,7 +25,6 @@ import org.apache.spark.sql.catalyst.plans.logical.OverwriteByExpression;
 import org.apache.spark.sql.catalyst.plans.logical.OverwritePartitionsDynamic;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.RebalancePartitions;
-import org.apache.spark.sql.catalyst.plans.logical.RepartitionByExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.execution.PlanLater;
@@ -38,6 +37,8 @@ import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitionDirectory;
 import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
 import org.apache.spark.sql.types.StructField;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Option;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
@@ -49,13 +50,15 @@ import scala.runtime.AbstractPartialFunction;
  * asks for, when the rows come from Hive-style partitioned files that already group them as that
  * shuffle would: every partition key of the table is computed from the source's partition folders
  * alone, each folder holds one file that Spark reads whole in one task, and no two folders give the
- * same key. Then each key's rows all come from one file, so one task, and each task's local sort
- * (kept) writes one file per key: the very files the shuffle would lead to, at the cost of reading
- * them. A bulk load of partitioned Parquet (W12b) spends about a third of its time in that shuffle.
- * Anything else (other sources, folders of several files or files Spark splits, keys from data
- * columns, {@code range} distribution, row-level operations) keeps the shuffle.
+ * same key. Then each key's rows all come from one task, whose sort (kept) writes them as one file
+ * (rolled over at the target file size): the files of the shuffle, or fewer where adaptive
+ * execution would have split a large key's shuffled rows over several tasks. A bulk load of
+ * partitioned Parquet (W12b) spent about a third of its time in that shuffle. Anything else (other
+ * sources, folders of several files or files Spark splits, keys from data columns, filters on
+ * folder columns or file metadata, {@code range} distribution, row-level operations) keeps it.
  */
 public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
+  private static final Logger LOG = LoggerFactory.getLogger(FloeClusteredInputWriteStrategy.class);
   /** Spark setting: false always shuffles as the table's distribution mode asks (default true). */
   public static final String ENABLED_CONF = "spark.floe.write.skip-shuffle-of-clustered-input";
 
@@ -81,10 +84,10 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
     } else {
       return FloeLocalReadStrategy.none();
     }
-    if (write.isEmpty() || !DriverWrite.isPlainWrite(write.get()) || !enabled()) {
+    if (write.isEmpty() || !DriverWrite.isPlainWrite(write.get())) {
       return FloeLocalReadStrategy.none();
     }
-    LogicalPlan withoutShuffle = withoutShuffle(query);
+    LogicalPlan withoutShuffle = withoutShuffle(query, spark);
     if (withoutShuffle == null) {
       return FloeLocalReadStrategy.none();
     }
@@ -93,35 +96,28 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
     return CollectionConverters.asScala(List.<SparkPlan>of(new PlanLater(rewritten))).toList();
   }
 
-  private boolean enabled() {
-    String value = spark.conf().get(ENABLED_CONF, "true").trim();
-    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException("Invalid value for " + ENABLED_CONF + ": '" + value
-          + "' (expected true or false)");
+  private static boolean enabled(SparkSession spark) {
+    String value = spark.conf().get(ENABLED_CONF, "true");
+    if (!value.trim().equalsIgnoreCase("true") && !value.trim().equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("Invalid Spark setting " + ENABLED_CONF + "=" + value
+          + ": expected true or false (false: partitioned writes always shuffle as their distribution mode asks)");
     }
-    return value.equalsIgnoreCase("true");
+    return value.trim().equalsIgnoreCase("true");
   }
 
   /**
-   * {@code query} (a local sort over a hash repartition, as Spark adds them for the write's
-   * distribution) without its repartition, if its input is clustered as the repartition would
-   * cluster it; else null.
+   * {@code query} (a local sort over the rebalance Spark's {@code V2Writes} adds for the write's
+   * clustered distribution: {@code FloeWrite} asks for no number of partitions and does not
+   * require the distribution strictly) without its rebalance, if its input is clustered as the
+   * rebalance would cluster it and the setting allows; else null.
    */
-  static LogicalPlan withoutShuffle(LogicalPlan query) {
-    if (!(query instanceof Sort sort) || sort.global()) {
+  static LogicalPlan withoutShuffle(LogicalPlan query, SparkSession spark) {
+    if (!(query instanceof Sort sort) || sort.global() || !(sort.child() instanceof RebalancePartitions rebalance)
+        || rebalance.optNumPartitions().isDefined() || !enabled(spark)) {
       return null;
     }
-    List<Expression> keys;
-    LogicalPlan input;
-    if (sort.child() instanceof RepartitionByExpression repartition) {
-      keys = CollectionConverters.asJava(repartition.partitionExpressions());
-      input = repartition.child();
-    } else if (sort.child() instanceof RebalancePartitions rebalance) {
-      keys = CollectionConverters.asJava(rebalance.partitionExpressions());
-      input = rebalance.child();
-    } else {
-      return null;
-    }
+    List<Expression> keys = CollectionConverters.asJava(rebalance.partitionExpressions());
+    LogicalPlan input = rebalance.child();
     if (keys.isEmpty() || keys.stream().anyMatch(k -> k instanceof SortOrder || !FloeLocalReadStrategy.plain(k))) {
       return null; // range distribution, or keys that cannot be computed ahead of the write
     }
@@ -181,17 +177,29 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
         }
       }
     }
+    // the columns of the files themselves (not the folders', nor _metadata, which a query that
+    // reads it adds to the relation's output)
+    Set<String> dataColumns = Set.of(files.dataSchema().fieldNames());
+    Set<ExprId> dataIds = new HashSet<>();
+    for (AttributeReference attribute : CollectionConverters.asJava(logical.output())) {
+      if (!partitionIds.contains(attribute.exprId()) && dataColumns.contains(attribute.name())) {
+        dataIds.add(attribute.exprId());
+      }
+    }
     for (Expression condition : conditions) {
       for (Attribute reference : CollectionConverters.asJava(condition.references().toSeq())) {
-        if (partitionIds.contains(reference.exprId())) {
-          return false; // the scan lists fewer folders, so its split size may be smaller than computed here
+        if (!dataIds.contains(reference.exprId())) {
+          // a folder column or file metadata (_metadata.file_size, ...): the scan would list fewer
+          // files than here, so its split size, which depends on the bytes listed, could be smaller
+          return false;
         }
       }
     }
     try {
       return distinctKeysInWholeFiles(files, index, partitionColumns, resolved);
     } catch (RuntimeException e) {
-      return false; // a key Spark cannot compute here: the shuffle computes it
+      LOG.debug("Keeping the shuffle of a write: its keys could not be computed from folder values", e);
+      return false; // the shuffle computes them
     }
   }
 
@@ -243,7 +251,7 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
     if (aliases.isEmpty()) {
       return e;
     }
-    return e.transform(new AbstractPartialFunction<Expression, Expression>() {
+    return e.transformUp(new AbstractPartialFunction<Expression, Expression>() {
       @Override
       public boolean isDefinedAt(Expression x) {
         return x instanceof Attribute a && aliases.containsKey(a.exprId());

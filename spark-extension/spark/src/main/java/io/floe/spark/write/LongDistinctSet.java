@@ -14,11 +14,11 @@ import java.util.function.LongConsumer;
  * clustered by the column) share a cache line. Each time the table grows, the set checks how
  * densely its values fill the range between the least and the greatest: when that range holds at
  * most {@link #DENSE_BITS_PER_VALUE} times as many integers as the set has values, it becomes a
- * bitmap of the range (one bit per integer, so at most 8 bytes per value where the table takes 16
- * to 32). Keys drawn from a range much smaller than the rows of a file (item, customer or store ids,
- * dates) then cost a bit test each instead of a cache miss in a table of megabytes. A value that
- * widens the range past {@link #DENSE_BITS_PER_VALUE_MAX} times the values turns the bitmap back
- * into a table, for good.
+ * bitmap of the range (one bit per integer: at most 8 bytes per value then, 16 after widening,
+ * where the table takes 16 to 32). Keys drawn from a range much smaller than the rows of a file
+ * (item, customer or store ids, dates) then cost a bit test each instead of a cache miss in a table
+ * of megabytes. The bitmap widens by at least a quarter at a time; a value that would widen it past
+ * {@link #DENSE_BITS_PER_VALUE_MAX} integers per value turns it back into a table, for good.
  */
 final class LongDistinctSet {
   private static final int INITIAL_CAPACITY = 64; // a power of two
@@ -50,6 +50,8 @@ final class LongDistinctSet {
   private int bitCount;
   /** True once a bitmap went back to a table: the set stays a table. */
   private boolean sparse;
+  /** Times the bitmap was widened (for tests: it must stay a small multiple of its doublings). */
+  private int widenings;
 
   /** Adds {@code value}; true when it was not in the set. */
   boolean add(long value) {
@@ -102,12 +104,19 @@ final class LongDistinctSet {
     return words != null;
   }
 
+  /** How many times the bitmap was widened so far (for tests). */
+  int widenings() {
+    return widenings;
+  }
+
   private boolean addToTable(long value) {
     if (value == 0) {
       boolean added = !hasZero;
       hasZero = true;
-      min = Math.min(min, 0);
-      max = Math.max(max, 0);
+      if (!sparse) {
+        min = Math.min(min, 0);
+        max = Math.max(max, 0);
+      }
       return added;
     }
     int mask = slots.length - 1;
@@ -117,8 +126,10 @@ final class LongDistinctSet {
       if (slot == 0) {
         slots[i] = value;
         used += 1;
-        min = Math.min(min, value);
-        max = Math.max(max, value);
+        if (!sparse) {
+          min = Math.min(min, value);
+          max = Math.max(max, value);
+        }
         if (2 * used > slots.length) {
           grow();
         }
@@ -197,16 +208,26 @@ final class LongDistinctSet {
     long last = Math.max(base + ((long) words.length << 6) - 1, value); // at most Long.MAX_VALUE
     long needed = wordsFor(first, last);
     long limit = Math.min(MAX_WORDS, (DENSE_BITS_PER_VALUE_MAX * (bitCount + 1L)) >>> 6);
-    if (needed < 0 || needed > limit) {
-      becomeTable();
-      return addToTable(value);
+    // at least a quarter more than needed, so that values arriving one by one past the end do not
+    // copy the bitmap each time: past the limit, a table
+    long length = needed < 0 ? -1 : Math.max(needed + (needed >>> 2) + 1, 2L * words.length);
+    if (length < 0 || length > limit) {
+      length = needed + (needed >>> 2) + 1;
+      if (needed < 0 || length > limit) {
+        becomeTable();
+        return addToTable(value);
+      }
     }
-    long length = Math.min(limit, Math.max(needed, 2L * words.length));
+    widenings += 1;
     // grow towards the value: new words go below the old ones when the value is below the base
     long newBase = value < base ? first - ((length - needed) << 6) : first;
-    if (newBase > first || Long.MAX_VALUE - (length << 6) < newBase - 1) {
-      newBase = first; // near the ends of the long range: no extra room on that side
-      length = needed;
+    if (newBase > first || newBase > Long.MAX_VALUE - (length << 6) + 1) {
+      // near the ends of the long range: the new words go where there is room for them
+      newBase = value < base ? Long.MIN_VALUE : Long.MAX_VALUE - (length << 6) + 1;
+      if (newBase > first || newBase + ((length << 6) - 1) < last) { // not [first, last]: the exact range
+        newBase = first;
+        length = needed;
+      }
     }
     long[] bitmap = new long[(int) length];
     System.arraycopy(words, 0, bitmap, (int) ((base - newBase) >>> 6), words.length);

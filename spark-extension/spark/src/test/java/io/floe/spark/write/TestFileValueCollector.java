@@ -215,4 +215,35 @@ public class TestFileValueCollector {
     }
     assertFalse(agree(values).isDense());
   }
+
+  @Test
+  public void aBitmapWidensGeometricallyWhateverTheOrder() {
+    // values arriving one by one past either end, dense first and then every 128 (just past the
+    // density a bitmap keeps), or consecutive from either end of the long range: each widening
+    // must add a share of the bitmap, not a word or two, else a file's values cost quadratic time
+    int n = 1_000_000;
+    long[][] cases = new long[6][];
+    for (int c = 0; c < cases.length; c++) {
+      cases[c] = new long[n];
+    }
+    for (int i = 0; i < n; i++) {
+      long spread = i < 40 ? i : 40 + 128L * (i - 40);
+      cases[0][i] = spread;
+      cases[1][i] = -spread;
+      cases[2][i] = 100L * i;
+      cases[3][i] = Long.MIN_VALUE + i;
+      cases[4][i] = Long.MAX_VALUE - i;
+      cases[5][i] = Long.MAX_VALUE - n + i;
+    }
+    for (long[] values : cases) {
+      LongDistinctSet set = new LongDistinctSet();
+      for (long value : values) {
+        assertTrue("added " + value, set.add(value));
+      }
+      assertEquals(n, set.size());
+      assertTrue("widened " + set.widenings() + " times from " + values[0], set.widenings() < 100);
+    }
+    assertTrue(agree(cases[3]).isDense());
+    assertTrue(agree(cases[5]).isDense());
+  }
 }
