@@ -180,6 +180,34 @@ def spark_setting(spark: SparkSession, key: str, value: str) -> Iterator[None]:
         spark.conf.unset(key)
 
 
+def region_folders(spark: SparkSession, path: Path, rows: int) -> Path:
+    """Parquet of ``(id, region)`` under ``path`` in Hive-style folders ``region=eu|us|ap``, one
+    file each (``rows`` ids, a third per region): input that an insert into a table partitioned by
+    ``region`` writes without a shuffle (README "Writing")."""
+    spark.sql(
+        "SELECT id, element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) AS region "
+        f"FROM range(0, {rows}, 1, 2)"
+    ).repartition(1).write.partitionBy("region").parquet(str(path))
+    return path
+
+
+@contextmanager
+def spark_settings(spark: SparkSession, settings: dict[str, str]) -> Iterator[None]:
+    """The session's Spark settings are ``settings`` inside the block; after it, each is back to
+    what it was (or unset if it was not set)."""
+    before = {key: spark.conf.get(key, None) for key in settings}
+    for key, value in settings.items():
+        spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        for key, old in before.items():
+            if old is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, old)
+
+
 @pytest.fixture
 def job_scans(spark: SparkSession) -> Iterator[None]:
     """Floe scans run as Spark jobs (BatchScan nodes) during the test, however small: for tests of

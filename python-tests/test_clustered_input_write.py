@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import spark_jobs, spark_setting
+from conftest import spark_jobs, spark_setting, spark_settings
 
 from floe import inspect
 
@@ -40,15 +40,8 @@ def shuffle(spark: SparkSession) -> Iterator[None]:
         "spark.sql.adaptive.coalescePartitions.enabled": "false",
         "spark.sql.files.openCostInBytes": "1",
     }
-    before = {key: spark.conf.get(key, None) for key in settings}
-    for key, value in settings.items():
-        spark.conf.set(key, value)
-    yield
-    for key, old in before.items():
-        if old is None:
-            spark.conf.unset(key)
-        else:
-            spark.conf.set(key, old)
+    with spark_settings(spark, settings):
+        yield
 
 
 def write_source(spark: SparkSession, path: Path, by: str, files_per_folder: int = 1) -> str:
@@ -243,3 +236,36 @@ def test_a_session_catalog_table_keeps_the_shuffle_and_its_folder_by_path_skips_
         assert set(layout(warehouse, namespace, "t").values()) == {1}
     finally:
         spark.sql(f"DROP TABLE IF EXISTS {source}")
+
+
+@pytest.mark.usefixtures("shuffle")
+def test_odd_names_and_a_null_folder_skip_it_and_write_what_the_shuffle_writes(
+    spark: SparkSession, namespace: str, tmp_path: Path
+) -> None:
+    # a folder column with a space, values with a space, a slash, a percent sign, non-ASCII
+    # letters, and NULL (Spark's __HIVE_DEFAULT_PARTITION__ folder), in a folder with odd letters
+    source = tmp_path / "odd folder é $x"
+    spark.sql(
+        "SELECT id, element_at(array('a b', 'é/x', '100%', NULL), CAST(id % 4 AS INT) + 1) "
+        "AS `p q` FROM range(0, 400, 1, 1)"
+    ).write.partitionBy("p q").parquet(str(source))
+    relation = f"parquet.`{source}`"
+    tables = [f"floe.{namespace}.`t é $x`", f"floe.{namespace}.`shuffled t`"]
+    for table in tables:
+        spark.sql(
+            f"CREATE TABLE {table} (id BIGINT, `p q` STRING) USING floe PARTITIONED BY (`p q`)"
+        )
+    insert = f"INSERT INTO {tables[0]} SELECT id, `p q` FROM {relation}"
+    assert "Exchange" not in plan_of(spark, insert)
+    spark.sql(insert)
+    with spark_setting(spark, SETTING, "false"):
+        spark.sql(f"INSERT INTO {tables[1]} SELECT id, `p q` FROM {relation}")
+
+    def per_file(table: str) -> list[Any]:
+        return spark.sql(
+            f"SELECT partition.`p q`, record_count FROM {table}.files ORDER BY 1 NULLS FIRST"
+        ).collect()
+
+    assert per_file(tables[0]) == per_file(tables[1])
+    assert [r[0] for r in per_file(tables[0])] == [None, "100%", "a b", "é/x"]
+    assert rows(spark, tables[0]) == rows(spark, tables[1])

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pytest
-from conftest import scan_report
+from conftest import region_folders, scan_report
 from interop_tables import (
     BATCHES,
     create_all_types_table,
@@ -62,6 +62,7 @@ def _static(location: str) -> StaticTable:
     from pyiceberg.table import StaticTable
 
     return StaticTable.from_metadata(location)
+
 
 @contextmanager
 def _dynamic_overwrite(spark: SparkSession) -> Iterator[None]:
@@ -260,6 +261,27 @@ def assert_pyiceberg_reads_like_floe(spark: SparkSession, table: str, location: 
 
 
 # --- Floe -> pyiceberg -------------------------------------------------------------------------
+
+
+def test_pyiceberg_reads_a_load_written_without_a_shuffle_into_an_indexed_table(
+    spark: SparkSession, namespace: str, warehouse: Path, tmp_path: Path
+) -> None:
+    """A partitioned load from folders that already group its rows (README "Writing": no shuffle)
+    into a table whose sync index gathers a dense integral column in a bitmap: pyiceberg reads the
+    files, manifests and partitions as Floe wrote them, and ignores the index files."""
+    source = region_folders(spark, tmp_path / "by-region", 30000)
+    table = f"floe.{namespace}.loaded"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, region STRING) USING floe PARTITIONED BY (region)")
+    spark.sql(
+        f"CALL floe.system.create_index(table => '{namespace}.loaded', name => 'by_id', "
+        "column => 'id')"
+    )
+    insert = f"INSERT INTO {table} SELECT id, region FROM parquet.`{source}`"
+    assert "Exchange" not in str(spark.sql(f"EXPLAIN {insert}").collect()[0][0])
+    spark.sql(insert)
+    covered = spark.sql(f"SELECT covered_files, live_files FROM {table}.indexes").collect()
+    assert [tuple(r) for r in covered] == [(3, 3)]
+    assert_pyiceberg_reads_like_floe(spark, table, _location(warehouse, namespace, "loaded"))
 
 
 @pytest.mark.parametrize("partitioned", [True, False], ids=["partitioned", "unpartitioned"])

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import sql_runner
 from class_data_sharing import with_archive
-from conftest import scaled
+from conftest import region_folders, scaled
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -180,11 +180,7 @@ def test_a_partitioned_load_from_grouped_folders_skips_the_shuffle_over_jdbc(
 ) -> None:
     """README "Writing": a load from Hive-style folders of one file each into a table partitioned
     by the folders' column runs without the hash shuffle, as a JDBC client sends it too."""
-    source = tmp_path / "by-region"
-    spark.sql(
-        "SELECT id, element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) AS region "
-        "FROM range(0, 3000, 1, 2)"
-    ).repartition(1).write.partitionBy("region").parquet(str(source))
+    source = region_folders(spark, tmp_path / "by-region", 3000)
     table = f"floe.{namespace}.loaded"
     connection = _connect(spark, port)
     _execute(connection, f"CREATE TABLE {table} (id BIGINT, region STRING) PARTITIONED BY (region)")

@@ -15,6 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
+from conftest import spark_settings
 
 from floe import inspect
 
@@ -50,15 +51,8 @@ def shuffle(spark: SparkSession) -> Iterator[None]:
         "spark.sql.shuffle.partitions": "4",
         "spark.sql.adaptive.coalescePartitions.enabled": "false",
     }
-    before: dict[str, str | None] = {key: spark.conf.get(key, None) for key in settings}
-    for key, value in settings.items():
-        spark.conf.set(key, value)
-    yield
-    for key, old in before.items():
-        if old is None:
-            spark.conf.unset(key)
-        else:
-            spark.conf.set(key, old)
+    with spark_settings(spark, settings):
+        yield
 
 
 def files_per_partition(warehouse: Path, namespace: str, table: str) -> Counter[str]:
