@@ -179,7 +179,7 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
     }
     // the columns of the files themselves (not the folders', nor _metadata, which a query that
     // reads it adds to the relation's output)
-    Set<String> dataColumns = Set.of(files.dataSchema().fieldNames());
+    Set<String> dataColumns = new HashSet<>(List.of(files.dataSchema().fieldNames())); // Set.of refuses duplicates
     Set<ExprId> dataIds = new HashSet<>();
     for (AttributeReference attribute : CollectionConverters.asJava(logical.output())) {
       if (!partitionIds.contains(attribute.exprId()) && dataColumns.contains(attribute.name())) {
