@@ -213,27 +213,55 @@ def test_the_setting_is_checked(spark: SparkSession, namespace: str, tmp_path: P
     assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == 0
 
 
+def files_looked_up(spark: SparkSession, run: Callable[[], Any]) -> int:
+    """How many files Spark's file listings returned while ``run`` ran, listed or from its cache of
+    listed files (its catalog metrics): a folder listed twice counts its files twice."""
+    metrics = spark._jvm.org.apache.spark.metrics.source.HiveCatalogMetrics  # type: ignore[union-attr]
+
+    def count() -> int:
+        return int(metrics.METRIC_FILES_DISCOVERED().getCount()) + int(
+            metrics.METRIC_FILE_CACHE_HITS().getCount()
+        )
+
+    before = count()
+    run()
+    return count() - before
+
+
 @pytest.mark.usefixtures("shuffle")
-def test_a_session_catalog_table_keeps_the_shuffle_and_its_folder_by_path_skips_it(
-    spark: SparkSession, warehouse: Path, namespace: str, tmp_path: Path
+@pytest.mark.parametrize(("tasks", "skipped"), [(1, True), (2, False)])
+def test_a_session_catalog_table_is_listed_once_and_skips_it_when_its_folders_hold_one_file(
+    spark: SparkSession, warehouse: Path, namespace: str, tmp_path: Path, tasks: int, skipped: bool
 ) -> None:
+    # a table of the session catalog tracks its partitions; its files are listed when a query is
+    # planned. One task writes one file per folder (the shuffle can go), two write two (it stays).
     source = f"spark_catalog.default.{namespace}_src"
     location = tmp_path / "tracked"
     spark.sql(
         f"CREATE TABLE {source} USING parquet PARTITIONED BY (region) LOCATION '{location}' "
         f"AS SELECT id, region FROM (SELECT id, element_at(array('eu', 'us'), "
-        f"CAST(id % 2 AS INT) + 1) AS region FROM range(0, 100, 1, 1))"
+        f"CAST(id % 2 AS INT) + 1) AS region FROM range(0, 100, 1, {tasks}))"
     )
     try:
-        spark.sql(
-            f"CREATE TABLE floe.{namespace}.t (id BIGINT, r STRING) USING floe PARTITIONED BY (r)"
-        )
-        tracked = f"INSERT INTO floe.{namespace}.t SELECT id, region FROM {source}"
-        assert "hashpartitioning(" in plan_of(spark, tracked)  # partitions listed at scan time only
-        by_path = f"INSERT INTO floe.{namespace}.t SELECT id, region FROM parquet.`{location}`"
-        assert "Exchange" not in plan_of(spark, by_path)
-        spark.sql(by_path)
-        assert set(layout(warehouse, namespace, "t").values()) == {1}
+        for table in ("t", "shuffled"):
+            spark.sql(
+                f"CREATE TABLE floe.{namespace}.{table} (id BIGINT, r STRING) USING floe "
+                f"PARTITIONED BY (r)"
+            )
+        insert = f"INSERT INTO floe.{namespace}.t SELECT id, region FROM {source}"
+        plan = plan_of(spark, insert)
+        assert ("Exchange" not in plan) == skipped, plan
+        # the check lists the partitions' files and the scan reads that listing: once, not twice
+        assert files_looked_up(spark, lambda: spark.sql(insert)) == 2 * tasks
+        with spark_setting(spark, SETTING, "false"):
+            shuffled = f"INSERT INTO floe.{namespace}.shuffled SELECT id, region FROM {source}"
+            assert "hashpartitioning(" in plan_of(spark, shuffled)
+            spark.sql(shuffled)
+        assert layout(warehouse, namespace, "t") == layout(warehouse, namespace, "shuffled")
+        if skipped:
+            assert set(layout(warehouse, namespace, "t").values()) == {1}
+        assert rows(spark, f"floe.{namespace}.t") == rows(spark, f"floe.{namespace}.shuffled")
+        assert len(rows(spark, f"floe.{namespace}.t")) == 100
     finally:
         spark.sql(f"DROP TABLE IF EXISTS {source}")
 

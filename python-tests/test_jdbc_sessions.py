@@ -201,6 +201,27 @@ def test_a_partitioned_load_from_grouped_folders_skips_the_shuffle_over_jdbc(
     ]
     files = _rows(connection, f"SELECT partition.region FROM {table}.files ORDER BY 1")
     assert files == [("ap",), ("eu",), ("us",)]  # one file per partition
+    # the same folders as a table of the session catalog, which tracks their partitions
+    tracked = f"spark_catalog.default.{namespace}_tracked"
+    _execute(
+        connection,
+        f"CREATE TABLE {tracked} (id BIGINT, region STRING) USING parquet "
+        f"PARTITIONED BY (region) LOCATION '{source}'",
+    )
+    try:
+        _execute(connection, f"MSCK REPAIR TABLE {tracked}")
+        copy = f"floe.{namespace}.copied"
+        _execute(
+            connection, f"CREATE TABLE {copy} (id BIGINT, region STRING) PARTITIONED BY (region)"
+        )
+        load = f"INSERT INTO {copy} SELECT id, region FROM {tracked}"
+        plan = "\n".join(row[0] for row in _rows(connection, f"EXPLAIN {load}"))
+        assert "AppendData" in plan and "Exchange" not in plan, plan
+        _execute(connection, load)
+        per_file = f"SELECT partition.region, record_count FROM {copy}.files ORDER BY 1"
+        assert _rows(connection, per_file) == [("ap", "1000"), ("eu", "1000"), ("us", "1000")]
+    finally:
+        _execute(connection, f"DROP TABLE IF EXISTS {tracked}")
     connection.close()
 
 

@@ -30,9 +30,11 @@ import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.execution.PlanLater;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.SparkStrategy;
+import org.apache.spark.sql.execution.datasources.CatalogFileIndex;
 import org.apache.spark.sql.execution.datasources.FilePartition$;
 import org.apache.spark.sql.execution.datasources.FileStatusWithMetadata;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.InMemoryFileIndex;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitionDirectory;
 import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
@@ -47,13 +49,16 @@ import scala.runtime.AbstractPartialFunction;
 
 /**
  * Plans an insert into a partitioned Floe table without the shuffle its {@code hash} distribution
- * asks for, when the rows come from Hive-style partitioned files that already group them as that
+ * asks for, when the rows come from Hive-style partitioned files (read by path, or a partitioned
+ * table of the session catalog) that already group them as that
  * shuffle would: every partition key of the table is computed from the source's partition folders
  * alone, each folder holds one file that Spark reads whole in one task, and no two folders give the
  * same key. Then each key's rows all come from one task, whose sort (kept) writes them as one file
  * (rolled over at the target file size): the files of the shuffle, or fewer where adaptive
  * execution would have split a large key's shuffled rows over several tasks. A bulk load of
- * partitioned Parquet (W12b) spent about a third of its time in that shuffle. Anything else (other
+ * partitioned Parquet (W12b) spent about a third of its time in that shuffle. A session-catalog
+ * table's partitions are listed here, as its scan would list them, and the scan then reads that
+ * listing, shuffle skipped or not: nothing is listed twice. Anything else (other
  * sources, folders of several files or files Spark splits, keys from data columns, filters on
  * folder columns or file metadata, {@code range} distribution, row-level operations) keeps it.
  */
@@ -109,7 +114,9 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
    * {@code query} (a local sort over the rebalance Spark's {@code V2Writes} adds for the write's
    * clustered distribution: {@code FloeWrite} asks for no number of partitions and does not
    * require the distribution strictly) without its rebalance, if its input is clustered as the
-   * rebalance would cluster it and the setting allows; else null.
+   * rebalance would cluster it and the setting allows; with it, over an input whose
+   * session-catalog table's files this check listed (so that its scan does not list them again);
+   * else null.
    */
   static LogicalPlan withoutShuffle(LogicalPlan query, SparkSession spark) {
     if (!(query instanceof Sort sort) || sort.global() || !(sort.child() instanceof RebalancePartitions rebalance)
@@ -121,20 +128,37 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
     if (keys.isEmpty() || keys.stream().anyMatch(k -> k instanceof SortOrder || !FloeLocalReadStrategy.plain(k))) {
       return null; // range distribution, or keys that cannot be computed ahead of the write
     }
-    if (!clusteredByFile(keys, input)) {
+    Clustering clustering = clustering(keys, input);
+    if (clustering == null) {
       return null;
     }
-    return sort.withNewChildren(CollectionConverters.asScala(List.of(input)).toList());
+    LogicalPlan below = clustering.skip() ? clustering.input() : rebalance.withNewChildren(one(clustering.input()));
+    return sort.withNewChildren(one(below));
+  }
+
+  private static Seq<LogicalPlan> one(LogicalPlan child) {
+    return CollectionConverters.asScala(List.of(child)).toList();
   }
 
   /**
-   * True when every row of {@code input} with a given value of {@code keys} comes from the same
-   * file, which Spark reads whole in one task: {@code input} is projections and filters over
-   * partitioned files (listed in memory), each key depends on partition columns only, each
-   * partition folder holds at most one file no longer than Spark's split size, and the folders'
-   * keys are distinct.
+   * What to plan under the write's sort: {@code input}, its relation's files listed once, and
+   * whether the rebalance can go.
+   *
+   * @param input the write's input, where a session-catalog table's files were listed here: its
+   *     relation then reads that listing, so that the scan lists nothing again
+   * @param skip whether every key's rows come from one file read whole by one task
    */
-  private static boolean clusteredByFile(List<Expression> keys, LogicalPlan input) {
+  private record Clustering(LogicalPlan input, boolean skip) {}
+
+  /**
+   * The {@link Clustering} of {@code input}: {@code skip} when every row with a given value of
+   * {@code keys} comes from the same file, which Spark reads whole in one task: {@code input} is
+   * projections and filters over partitioned files (listed in memory, or a session-catalog table's
+   * partitions, listed here), each key depends on partition columns only, each partition folder
+   * holds at most one file no longer than Spark's split size, and the folders' keys are distinct.
+   * Null, with nothing listed, when the input's shape or keys already keep the shuffle.
+   */
+  private static Clustering clustering(List<Expression> keys, LogicalPlan input) {
     List<Expression> resolved = new ArrayList<>(keys);
     List<Expression> conditions = new ArrayList<>();
     LogicalPlan node = input;
@@ -158,22 +182,22 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
     }
     if (!(node instanceof LogicalRelation logical) || logical.isStreaming()
         || !(logical.relation() instanceof HadoopFsRelation files)
-        || !(files.location() instanceof PartitioningAwareFileIndex index)) {
-      return false;
+        || !(files.location() instanceof PartitioningAwareFileIndex || files.location() instanceof CatalogFileIndex)) {
+      return null;
     }
     List<Attribute> partitionColumns = partitionColumns(logical, files);
     if (partitionColumns == null) {
-      return false;
+      return null;
     }
     Set<ExprId> partitionIds = new HashSet<>();
     partitionColumns.forEach(a -> partitionIds.add(a.exprId()));
     for (Expression key : resolved) {
       if (!FloeLocalReadStrategy.plain(key)) {
-        return false;
+        return null;
       }
       for (Attribute reference : CollectionConverters.asJava(key.references().toSeq())) {
         if (!partitionIds.contains(reference.exprId())) {
-          return false; // a data column (or an unknown one): rows of one file may have many keys
+          return null; // a data column (or an unknown one): rows of one file may have many keys
         }
       }
     }
@@ -191,16 +215,32 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
         if (!dataIds.contains(reference.exprId())) {
           // a folder column or file metadata (_metadata.file_size, ...): the scan would list fewer
           // files than here, so its split size, which depends on the bytes listed, could be smaller
-          return false;
+          return null;
         }
       }
     }
+    PartitioningAwareFileIndex index;
+    LogicalPlan listedInput = input;
+    if (files.location() instanceof CatalogFileIndex catalog) {
+      // the catalog's partitions, listed as the scan would list them; the scan reads this listing
+      InMemoryFileIndex listed = catalog.filterPartitions(CollectionConverters.asScala(List.<Expression>of()).toList());
+      HadoopFsRelation withListing = files.copy(listed, files.partitionSchema(), files.dataSchema(),
+          files.bucketSpec(), files.fileFormat(), files.options(), files.sparkSession());
+      LogicalPlan relation = logical.copy(withListing, logical.output(), logical.catalogTable(),
+          logical.isStreaming(), logical.stream());
+      listedInput = replace(input, logical, relation);
+      index = listed;
+    } else {
+      index = (PartitioningAwareFileIndex) files.location();
+    }
+    boolean skip;
     try {
-      return distinctKeysInWholeFiles(files, index, partitionColumns, resolved);
+      skip = distinctKeysInWholeFiles(files, index, partitionColumns, resolved);
     } catch (RuntimeException e) {
       LOG.debug("Keeping the shuffle of a write: its keys could not be computed from folder values", e);
-      return false; // the shuffle computes them
+      skip = false; // the shuffle computes them
     }
+    return skip || listedInput != input ? new Clustering(listedInput, skip) : null;
   }
 
   private static boolean distinctKeysInWholeFiles(HadoopFsRelation files, PartitioningAwareFileIndex index,
@@ -244,6 +284,26 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
       columns.add(match);
     }
     return columns;
+  }
+
+  /** {@code plan} with its node {@code from} (the same object) replaced by {@code to}. */
+  private static LogicalPlan replace(LogicalPlan plan, LogicalPlan from, LogicalPlan to) {
+    return plan.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
+      @Override
+      public boolean isDefinedAt(LogicalPlan x) {
+        return x == from;
+      }
+
+      @Override
+      public <A1 extends LogicalPlan, B1> B1 applyOrElse(A1 x, scala.Function1<A1, B1> otherwise) {
+        if (x == from) {
+          @SuppressWarnings("unchecked")
+          B1 replaced = (B1) to;
+          return replaced;
+        }
+        return otherwise.apply(x);
+      }
+    });
   }
 
   /** {@code e} with each attribute defined by an alias of {@code aliases} replaced by the alias's expression. */
