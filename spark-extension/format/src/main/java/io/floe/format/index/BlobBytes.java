@@ -1,12 +1,9 @@
 package io.floe.format.index;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -33,9 +30,11 @@ final class BlobBytes {
 
   /** Appends to a growing byte array. */
   static final class Out {
-    private final ByteArrayOutputStream out;
-    /** Over {@link #out}, made on the first bitmap. */
-    private DataOutputStream data;
+    /** The most bytes an array can hold on common JVMs. */
+    private static final int MAX_SIZE = Integer.MAX_VALUE - 8;
+
+    private byte[] buf;
+    private int size;
 
     Out() {
       this(32);
@@ -43,40 +42,65 @@ final class BlobBytes {
 
     /** An empty array with room for {@code capacity} bytes before it grows. */
     Out(int capacity) {
-      this.out = new ByteArrayOutputStream(capacity);
+      this.buf = new byte[Math.max(1, capacity)];
+    }
+
+    /** Room for {@code more} bytes after the ones written: the array at least doubles when it grows. */
+    private void room(int more) {
+      long needed = (long) size + more;
+      if (needed > buf.length) {
+        if (needed > MAX_SIZE) {
+          throw new IllegalStateException("Cannot write an index blob of more than " + MAX_SIZE + " bytes");
+        }
+        buf = Arrays.copyOf(buf, (int) Math.max(needed, Math.min(MAX_SIZE, 2L * buf.length)));
+      }
     }
 
     Out int8(int value) {
-      out.write(value);
+      room(1);
+      buf[size++] = (byte) value;
       return this;
     }
 
     Out int32(int value) {
-      for (int i = 0; i < 4; i++) {
-        out.write(value >>> (8 * i));
+      room(Integer.BYTES);
+      for (int i = 0; i < Integer.BYTES; i++) {
+        buf[size++] = (byte) (value >>> (8 * i));
       }
       return this;
     }
 
     Out int64(long value) {
-      for (int i = 0; i < 8; i++) {
-        out.write((int) (value >>> (8 * i)));
+      room(Long.BYTES);
+      for (int i = 0; i < Long.BYTES; i++) {
+        buf[size++] = (byte) (value >>> (8 * i));
       }
       return this;
     }
 
     Out varint(long value) {
+      room(10);
       long v = value;
       while ((v & ~0x7FL) != 0) {
-        out.write((int) ((v & 0x7F) | 0x80));
+        buf[size++] = (byte) ((v & 0x7F) | 0x80);
         v >>>= 7;
       }
-      out.write((int) v);
+      buf[size++] = (byte) v;
       return this;
     }
 
     Out bytes(byte[] bytes) {
-      out.write(bytes, 0, bytes.length);
+      room(bytes.length);
+      System.arraycopy(bytes, 0, buf, size, bytes.length);
+      size += bytes.length;
+      return this;
+    }
+
+    /** The bytes written to {@code other}. */
+    Out bytes(Out other) {
+      room(other.size);
+      System.arraycopy(other.buf, 0, buf, size, other.size);
+      size += other.size;
       return this;
     }
 
@@ -86,30 +110,40 @@ final class BlobBytes {
     }
 
     /**
-     * A varint length, then {@code bitmap} in the portable Roaring format, written in place (an
-     * index page holds one per key: no array or stream per bitmap).
+     * What {@link #lengthPrefixed} writes for the {@code width} (4 or 8) little-endian bytes of
+     * {@code value}: an int or long key's single-value serialization, without an array per key.
      */
-    Out bitmap(RoaringBitmap bitmap) {
-      varint(bitmap.serializedSizeInBytes());
-      if (data == null) {
-        data = new DataOutputStream(out);
-      }
-      try {
-        bitmap.serialize(data);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
+    Out lengthPrefixedLittleEndian(long value, int width) {
+      varint(width);
+      room(width);
+      for (int i = 0; i < width; i++) {
+        buf[size++] = (byte) (value >>> (8 * i));
       }
       return this;
     }
 
+    /**
+     * A varint length, then {@code bitmap} in the portable Roaring format, written in place (an
+     * index page holds one per key: no array or stream per bitmap).
+     */
+    Out bitmap(RoaringBitmap bitmap) {
+      int length = bitmap.serializedSizeInBytes();
+      varint(length);
+      room(length);
+      bitmap.serialize(ByteBuffer.wrap(buf, size, length).slice().order(ByteOrder.LITTLE_ENDIAN));
+      size += length;
+      return this;
+    }
+
     int size() {
-      return out.size();
+      return size;
     }
 
     byte[] toByteArray() {
-      return out.toByteArray();
+      return Arrays.copyOf(buf, size);
     }
   }
+
 
   /** Reads a blob front to back; {@code what} names the blob in errors. */
   static final class In {

@@ -36,6 +36,69 @@ final class EntryOrder {
     return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
   }
 
+  /**
+   * Positions of the first {@code n} of {@code values} in signed order, stable, where the values
+   * are {@code runs} runs each in ascending (signed) order, run {@code r} starting at
+   * {@code starts[r]} (ascending, the first at 0): what {@link #byRadix} returns, by merging the
+   * runs (a heap of their heads, equal heads taken in run order). An index build adds each data
+   * file's keys sorted, so its segment's entries are such runs, one per file.
+   */
+  static int[] byMerge(long[] values, int n, int[] starts, int runs) {
+    int[] order = new int[n];
+    int[] next = new int[runs]; // each run's next position
+    int[] ends = new int[runs];
+    int[] heap = new int[runs]; // runs with positions left, by (head value, run)
+    int heapSize = 0;
+    for (int r = 0; r < runs; r++) {
+      next[r] = starts[r];
+      ends[r] = r + 1 < runs ? starts[r + 1] : n;
+      if (next[r] < ends[r]) {
+        heap[heapSize++] = r;
+      }
+    }
+    for (int i = heapSize / 2 - 1; i >= 0; i--) {
+      siftDown(heap, heapSize, i, values, next);
+    }
+    for (int out = 0; out < n; out++) {
+      int run = heap[0];
+      order[out] = next[run]++;
+      if (next[run] == ends[run]) {
+        heap[0] = heap[--heapSize];
+      }
+      if (heapSize > 0) {
+        siftDown(heap, heapSize, 0, values, next);
+      }
+    }
+    return order;
+  }
+
+  private static void siftDown(int[] heap, int size, int from, long[] values, int[] next) {
+    int i = from;
+    int run = heap[i];
+    while (true) {
+      int child = 2 * i + 1;
+      if (child >= size) {
+        break;
+      }
+      if (child + 1 < size && before(heap[child + 1], heap[child], values, next)) {
+        child++;
+      }
+      if (!before(heap[child], run, values, next)) {
+        break;
+      }
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = run;
+  }
+
+  /** Whether run {@code a}'s head comes before run {@code b}'s: a lower value, or equal and an earlier run. */
+  private static boolean before(int a, int b, long[] values, int[] next) {
+    long va = values[next[a]];
+    long vb = values[next[b]];
+    return va < vb || (va == vb && a < b);
+  }
+
   /** Positions of {@code values} in signed order, stable: one counting pass per byte that varies. */
   static int[] byRadix(long[] values) {
     return byRadix(values, values.length);

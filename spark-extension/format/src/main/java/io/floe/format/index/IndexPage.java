@@ -54,9 +54,33 @@ final class IndexPage {
     appendFiles(type, ordinals, out);
   }
 
+  /**
+   * Appends the files of a btree entry whose key was just appended: the first {@code count} of
+   * {@code ordinals}, in any order, repeats allowed (sorted and made distinct in place), as
+   * {@link #appendFiles} writes the same ordinals.
+   */
+  static void appendBtreeFiles(int[] ordinals, int count, BlobBytes.Out out) {
+    int distinct = count;
+    if (count > 1) {
+      Arrays.sort(ordinals, 0, count);
+      distinct = 1;
+      for (int i = 1; i < count; i++) {
+        if (ordinals[i] != ordinals[distinct - 1]) {
+          ordinals[distinct++] = ordinals[i];
+        }
+      }
+    }
+    out.varint(distinct);
+    int previous = 0;
+    for (int i = 0; i < distinct; i++) {
+      out.varint(ordinals[i] - previous);
+      previous = ordinals[i];
+    }
+  }
+
   /** The page body of {@code count} entries appended to {@code entries}. */
   static byte[] body(int count, BlobBytes.Out entries) {
-    return new BlobBytes.Out(Integer.BYTES + entries.size()).int32(count).bytes(entries.toByteArray()).toByteArray();
+    return new BlobBytes.Out(Integer.BYTES + entries.size()).int32(count).bytes(entries).toByteArray();
   }
 
   /** A page body as stored: one zstd frame. */
@@ -78,7 +102,8 @@ final class IndexPage {
     return body;
   }
 
-  private static void appendFiles(IndexType type, RoaringBitmap ordinals, BlobBytes.Out out) {
+  /** Appends the files of an entry whose key was just appended, as a page of {@code type} stores them. */
+  static void appendFiles(IndexType type, RoaringBitmap ordinals, BlobBytes.Out out) {
     if (type == IndexType.INVERTED) {
       ordinals.runOptimize();
       out.bitmap(ordinals);

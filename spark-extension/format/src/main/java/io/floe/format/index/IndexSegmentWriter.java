@@ -43,6 +43,9 @@ public final class IndexSegmentWriter {
   private final List<Object> keys = new ArrayList<>();
   private long[] longKeys;
   private int size;
+  /** Where each {@link #addIntegral} call's values start, while every call's values ascend; else null. */
+  private int[] runStarts = new int[16];
+  private int runs;
   private int[] entryFiles = new int[1024];
   /** The first key added through {@link #addEntry} that does not fit the key type ({@link #write} rejects it). */
   private Object invalidKey;
@@ -86,6 +89,7 @@ public final class IndexSegmentWriter {
       throw new IllegalArgumentException("Index key type " + keyType + " is not integral: add its values with add()");
     }
     int ordinal = cover(path);
+    noteRun(values);
     for (long value : values) {
       if (intKeys && (int) value != value) {
         throw new IllegalArgumentException("Invalid value for an index key of type " + keyType + ": " + value
@@ -99,6 +103,23 @@ public final class IndexSegmentWriter {
     return this;
   }
 
+  /** Records where the run of {@code values} (about to be appended) starts, or that entries are not runs of ascending keys. */
+  private void noteRun(long[] values) {
+    if (runStarts == null) {
+      return;
+    }
+    for (int i = 1; i < values.length; i++) {
+      if (values[i] < values[i - 1]) {
+        runStarts = null; // sorted by radix instead
+        return;
+      }
+    }
+    if (runs == runStarts.length) {
+      runStarts = Arrays.copyOf(runStarts, runs * 2);
+    }
+    runStarts[runs++] = size;
+  }
+
   /** Covers {@code path}, returning its ordinal. */
   int cover(String path) {
     return ordinals.computeIfAbsent(Objects.requireNonNull(path, "Data file path is null"), p -> ordinals.size());
@@ -109,6 +130,7 @@ public final class IndexSegmentWriter {
   }
 
   void addEntry(Object value, int ordinal) {
+    runStarts = null; // entries added one by one: no known runs
     if (integral) {
       if (intKeys ? value instanceof Integer : value instanceof Long) {
         appendLong(((Number) value).longValue(), ordinal);
@@ -141,20 +163,34 @@ public final class IndexSegmentWriter {
     List<IndexDirectory.PageRef> pages = new ArrayList<>();
     BlobBytes.Out pagesBlob = new BlobBytes.Out();
     BlobBytes.Out page = newPage();
-    RoaringBitmap valueFiles = new RoaringBitmap();
-    valueFiles.addN(entryFiles, 0, size);
+    RoaringBitmap valueFiles = valueFiles();
     int pageEntries = 0;
     long entryCount = 0;
     Object firstKey = null;
     int lastPosition = -1;
     RoaringBitmap files = new RoaringBitmap();
+    int[] keyFiles = new int[16]; // the files of one key, as added
     for (int i = 0; i < order.length;) {
       int position = order[i];
-      files.clear();
+      int count = 0;
       for (; i < order.length && sameKey(order[i], position); i++) {
-        files.add(entryFiles[order[i]]);
+        if (count == keyFiles.length) {
+          keyFiles = Arrays.copyOf(keyFiles, count * 2);
+        }
+        keyFiles[count++] = entryFiles[order[i]];
       }
-      IndexPage.appendEntry(type, keyBytes(position), files, page);
+      if (integral) { // the key's single-value bytes, without an array per key
+        page.lengthPrefixedLittleEndian(longKeys[position], intKeys ? Integer.BYTES : Long.BYTES);
+      } else {
+        page.lengthPrefixed(IndexKeys.toBytes(keyType, keys.get(position)));
+      }
+      if (type == IndexType.BTREE) {
+        IndexPage.appendBtreeFiles(keyFiles, count, page);
+      } else {
+        files.clear();
+        files.addN(keyFiles, 0, count);
+        IndexPage.appendFiles(type, files, page);
+      }
       firstKey = pageEntries == 0 ? key(position) : firstKey;
       lastPosition = position;
       pageEntries++;
@@ -184,6 +220,21 @@ public final class IndexSegmentWriter {
     }
   }
 
+  /** The ordinals of the files that hold at least one key, from one pass over the entries. */
+  private RoaringBitmap valueFiles() {
+    boolean[] holds = new boolean[ordinals.size()];
+    for (int j = 0; j < size; j++) {
+      holds[entryFiles[j]] = true;
+    }
+    RoaringBitmap valueFiles = new RoaringBitmap();
+    for (int ordinal = 0; ordinal < holds.length; ordinal++) {
+      if (holds[ordinal]) {
+        valueFiles.add(ordinal);
+      }
+    }
+    return valueFiles;
+  }
+
   /** A page's buffer, with room for a page's entries and about one more before it grows (at most 1 MiB). */
   private BlobBytes.Out newPage() {
     return new BlobBytes.Out((int) Math.min(1 << 20, pageSizeBytes + pageSizeBytes / 4L));
@@ -201,7 +252,10 @@ public final class IndexSegmentWriter {
     for (Object key : keys) {
       checkKey(key);
     }
-    return integral ? EntryOrder.byRadix(longKeys, size) : EntryOrder.of(keys);
+    if (!integral) {
+      return EntryOrder.of(keys);
+    }
+    return runStarts != null ? EntryOrder.byMerge(longKeys, size, runStarts, runs) : EntryOrder.byRadix(longKeys, size);
   }
 
   private boolean sameKey(int a, int b) {
@@ -215,19 +269,6 @@ public final class IndexSegmentWriter {
     }
     long key = longKeys[position];
     return intKeys ? (Object) (int) key : (Object) key;
-  }
-
-  /** The stored bytes of the key of entry {@code position} (for integral keys: little-endian, as Conversions). */
-  private byte[] keyBytes(int position) {
-    if (!integral) {
-      return IndexKeys.toBytes(keyType, keys.get(position));
-    }
-    long key = longKeys[position];
-    byte[] bytes = new byte[intKeys ? Integer.BYTES : Long.BYTES];
-    for (int b = 0; b < bytes.length; b++) {
-      bytes[b] = (byte) (key >>> (Byte.SIZE * b));
-    }
-    return bytes;
   }
 
   private void checkKey(Object key) {

@@ -61,4 +61,34 @@ public class TestEntryOrder {
     assertSameOrder(new ArrayList<>(List.of("b", "a", "c", "a", "ab")));
     assertSameOrder(new ArrayList<>(List.of(new BigDecimal("2.50"), new BigDecimal("-1.00"), new BigDecimal("2.5"))));
   }
+
+  /** Merging ascending runs gives the radix order: ties across runs in run order, empty runs skipped. */
+  @Test
+  public void mergedRunsGiveTheStableOrder() {
+    Random random = new Random(11);
+    for (int trial = 0; trial < 200; trial++) {
+      int runs = 1 + random.nextInt(trial < 100 ? 5 : 60);
+      int[] starts = new int[runs];
+      long[] values = new long[0];
+      int n = 0;
+      for (int r = 0; r < runs; r++) {
+        starts[r] = n;
+        int length = random.nextInt(4) == 0 ? 0 : random.nextInt(300);
+        long[] run = new long[length];
+        for (int i = 0; i < length; i++) {
+          run[i] = switch (random.nextInt(4)) {
+            case 0 -> random.nextLong();
+            case 1 -> random.nextInt(20) - 10; // shared by several runs, repeated within one
+            case 2 -> random.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE;
+            default -> random.nextLong() >> 40;
+          };
+        }
+        Arrays.sort(run);
+        values = Arrays.copyOf(values, n + length + 3); // room past n, as a writer's array has
+        System.arraycopy(run, 0, values, n, length);
+        n += length;
+      }
+      assertArrayEquals("trial " + trial, EntryOrder.byRadix(values, n), EntryOrder.byMerge(values, n, starts, runs));
+    }
+  }
 }

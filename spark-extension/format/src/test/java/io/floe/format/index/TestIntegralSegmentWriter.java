@@ -84,6 +84,64 @@ public class TestIntegralSegmentWriter {
     }
   }
 
+  /**
+   * The bytes of segments of many keys (pages of the default size; keys held by one file and by
+   * several; both types) are pinned: a faster writer must write the very same files. The digests
+   * were taken from the writer of 2026-11-29 (before its page entries were written without a
+   * bitmap and a key array per entry).
+   */
+  @Test
+  public void largeSegmentsKeepTheirBytes() throws Exception {
+    Random rnd = new Random(29);
+    long[][] files = new long[40][];
+    for (int f = 0; f < files.length; f++) {
+      files[f] = new long[5_000];
+      for (int i = 0; i < files[f].length; i++) {
+        // scattered 62-bit keys, some shared by several files, a few repeated within a file
+        files[f][i] = rnd.nextInt(10) == 0 ? rnd.nextInt(2_000) : rnd.nextLong() >>> 2;
+      }
+    }
+    java.util.Map<String, String> digests = new java.util.LinkedHashMap<>();
+    for (IndexType type : IndexType.values()) {
+      IndexSegmentWriter writer = IndexSegmentWriter.builder(type, 2, Types.LongType.get()).snapshot(1, 1).build();
+      for (int f = 0; f < files.length; f++) {
+        writer.addIntegral(path(f), files[f], f % 7 == 0);
+      }
+      String location = IndexFixtures.location(temp.getRoot(), "large-" + type + ".puffin");
+      writer.write(IndexFixtures.IO.newOutputFile(location));
+      byte[] bytes = Files.readAllBytes(Path.of(java.net.URI.create(location)));
+      digests.put(type.typeName(), java.util.HexFormat.of().formatHex(
+          java.security.MessageDigest.getInstance("SHA-256").digest(bytes)) + " " + bytes.length);
+    }
+    assertEquals(java.util.Map.of(
+        "btree", "ab46e82844adf063388049323f73c3b49e25f3d25e80f9f8c999f8703aa2b151 1741601",
+        "inverted", "88a7c8caaeaadc3e3422a07348b4f19de272528a8fc6a1c98ccc90d54dfbceb9 1527233"), digests);
+  }
+
+  /**
+   * Files whose values arrive sorted, as an index build gathers them (the writer merges them
+   * instead of sorting): the same segment as the boxed values, whose order the writer sorts.
+   */
+  @Test
+  public void sortedRunsWriteTheSameSegmentAsBoxedValues() throws Exception {
+    Random rnd = new Random(17);
+    int n = 0;
+    for (Type keyType : List.of(Types.LongType.get(), Types.IntegerType.get())) {
+      for (IndexType type : IndexType.values()) {
+        boolean ints = keyType.typeId() == Type.TypeID.INTEGER;
+        long[][] files = fileValues(ints, 30, rnd);
+        for (long[] values : files) {
+          java.util.Arrays.sort(values);
+        }
+        files[3] = new long[0]; // a file without values
+        byte[] boxed = write(type, keyType, files, false, "sorted-boxed" + n + ".puffin");
+        byte[] merged = write(type, keyType, files, true, "sorted-merged" + n + ".puffin");
+        n++;
+        assertArrayEquals(keyType + " " + type, boxed, merged);
+      }
+    }
+  }
+
   @Test
   public void lookupsFindUnboxedKeysInSignedOrder() {
     IndexSegmentWriter writer = IndexSegmentWriter.builder(IndexType.BTREE, 2, Types.LongType.get())
