@@ -248,20 +248,22 @@ def test_a_session_catalog_table_is_listed_once_and_skips_it_when_its_folders_ho
                 f"CREATE TABLE floe.{namespace}.{table} (id BIGINT, r STRING) USING floe "
                 f"PARTITIONED BY (r)"
             )
-        insert = f"INSERT INTO floe.{namespace}.t SELECT id, region FROM {source}"
+        # a filter on the files' own column keeps the skip (it survives the relation's new listing)
+        query = f"SELECT id, region FROM {source} WHERE id % 10 <> 3"
+        insert = f"INSERT INTO floe.{namespace}.t {query}"
         plan = plan_of(spark, insert)
         assert ("Exchange" not in plan) == skipped, plan
         # the check lists the partitions' files and the scan reads that listing: once, not twice
         assert files_looked_up(spark, lambda: spark.sql(insert)) == 2 * tasks
         with spark_setting(spark, SETTING, "false"):
-            shuffled = f"INSERT INTO floe.{namespace}.shuffled SELECT id, region FROM {source}"
+            shuffled = f"INSERT INTO floe.{namespace}.shuffled {query}"
             assert "hashpartitioning(" in plan_of(spark, shuffled)
             spark.sql(shuffled)
         assert layout(warehouse, namespace, "t") == layout(warehouse, namespace, "shuffled")
         if skipped:
             assert set(layout(warehouse, namespace, "t").values()) == {1}
         assert rows(spark, f"floe.{namespace}.t") == rows(spark, f"floe.{namespace}.shuffled")
-        assert len(rows(spark, f"floe.{namespace}.t")) == 100
+        assert len(rows(spark, f"floe.{namespace}.t")) == 90
     finally:
         spark.sql(f"DROP TABLE IF EXISTS {source}")
 

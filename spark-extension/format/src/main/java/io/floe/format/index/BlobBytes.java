@@ -124,7 +124,7 @@ final class BlobBytes {
 
     /**
      * A varint length, then {@code bitmap} in the portable Roaring format, written in place (an
-     * index page holds one per key: no array or stream per bitmap).
+     * index page holds one per key: no byte array per bitmap, only a buffer view over this one).
      */
     Out bitmap(RoaringBitmap bitmap) {
       int length = bitmap.serializedSizeInBytes();

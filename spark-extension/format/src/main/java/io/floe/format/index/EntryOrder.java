@@ -9,7 +9,8 @@ import java.util.List;
  * Integral keys ({@code Integer}, {@code Long}: int, bigint, date, time and timestamp columns) are
  * sorted by an LSD radix sort on primitive arrays, which avoids boxing every position and comparing
  * through the generic comparator; a segment of a large {@code CREATE INDEX} holds millions of them.
- * Other keys use a stable comparator sort.
+ * Integral keys that arrive as ascending runs (one per data file, as an index build gathers them)
+ * are merged instead ({@link #byMerge}), in the same order. Other keys use a stable comparator sort.
  */
 final class EntryOrder {
   private EntryOrder() {}
@@ -44,6 +45,14 @@ final class EntryOrder {
    * file's keys sorted, so its segment's entries are such runs, one per file.
    */
   static int[] byMerge(long[] values, int n, int[] starts, int runs) {
+    for (int r = 0; r < runs; r++) { // runs that do not tile 0..n would make positions repeat
+      if (starts[r] < (r == 0 ? 0 : starts[r - 1]) || starts[r] > n || (r == 0 && starts[r] != 0)) {
+        throw new IllegalArgumentException("Invalid runs: run " + r + " starts at " + starts[r] + " of " + n);
+      }
+    }
+    if (runs == 0 && n > 0) {
+      throw new IllegalArgumentException("Invalid runs: none for " + n + " values");
+    }
     int[] order = new int[n];
     int[] next = new int[runs]; // each run's next position
     int[] ends = new int[runs];

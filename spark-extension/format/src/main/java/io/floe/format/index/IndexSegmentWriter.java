@@ -43,7 +43,10 @@ public final class IndexSegmentWriter {
   private final List<Object> keys = new ArrayList<>();
   private long[] longKeys;
   private int size;
-  /** Where each {@link #addIntegral} call's values start, while every call's values ascend; else null. */
+  /**
+   * Where each {@link #addIntegral} call's values start, while every call's values ascend and no
+   * value came through {@link #add}; else null (the entries are then radix-sorted).
+   */
   private int[] runStarts = new int[16];
   private int runs;
   private int[] entryFiles = new int[1024];
@@ -255,7 +258,9 @@ public final class IndexSegmentWriter {
     if (!integral) {
       return EntryOrder.of(keys);
     }
-    return runStarts != null ? EntryOrder.byMerge(longKeys, size, runStarts, runs) : EntryOrder.byRadix(longKeys, size);
+    // many short runs (a column with few values per file) merge no faster than a sort
+    boolean merge = runStarts != null && runs <= Math.max(1, size / 8);
+    return merge ? EntryOrder.byMerge(longKeys, size, runStarts, runs) : EntryOrder.byRadix(longKeys, size);
   }
 
   private boolean sameKey(int a, int b) {

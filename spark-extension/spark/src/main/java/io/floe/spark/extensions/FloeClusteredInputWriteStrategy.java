@@ -58,7 +58,8 @@ import scala.runtime.AbstractPartialFunction;
  * execution would have split a large key's shuffled rows over several tasks. A bulk load of
  * partitioned Parquet (W12b) spent about a third of its time in that shuffle. A session-catalog
  * table's partitions are listed here, as its scan would list them, and the scan then reads that
- * listing, shuffle skipped or not: nothing is listed twice. Anything else (other
+ * listing, shuffle skipped or not: the write's read lists nothing twice (another read of the same
+ * table in the query, a subquery's, lists on its own). Anything else (other
  * sources, folders of several files or files Spark splits, keys from data columns, filters on
  * folder columns or file metadata, {@code range} distribution, row-level operations) keeps it.
  */
@@ -92,12 +93,13 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
     if (write.isEmpty() || !DriverWrite.isPlainWrite(write.get())) {
       return FloeLocalReadStrategy.none();
     }
-    LogicalPlan withoutShuffle = withoutShuffle(query, spark);
-    if (withoutShuffle == null) {
+    LogicalPlan rewrittenQuery = withoutShuffle(query, spark);
+    if (rewrittenQuery == null) {
       return FloeLocalReadStrategy.none();
     }
-    // Spark's own strategy plans the write over the query without its repartition
-    LogicalPlan rewritten = plan.withNewChildren(CollectionConverters.asScala(List.of(withoutShuffle)).toList());
+    // Spark's own strategy plans the write over the query without its repartition (or with it,
+    // over a session-catalog table's listing made here)
+    LogicalPlan rewritten = plan.withNewChildren(CollectionConverters.asScala(List.of(rewrittenQuery)).toList());
     return CollectionConverters.asScala(List.<SparkPlan>of(new PlanLater(rewritten))).toList();
   }
 
@@ -223,7 +225,13 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
     LogicalPlan listedInput = input;
     if (files.location() instanceof CatalogFileIndex catalog) {
       // the catalog's partitions, listed as the scan would list them; the scan reads this listing
-      InMemoryFileIndex listed = catalog.filterPartitions(CollectionConverters.asScala(List.<Expression>of()).toList());
+      InMemoryFileIndex listed;
+      try {
+        listed = catalog.filterPartitions(CollectionConverters.asScala(List.<Expression>of()).toList());
+      } catch (RuntimeException e) {
+        LOG.debug("Keeping the shuffle of a write: the partitions of its source table could not be listed", e);
+        return null; // the scan lists them (and reports what fails) as it would without this check
+      }
       HadoopFsRelation withListing = files.copy(listed, files.partitionSchema(), files.dataSchema(),
           files.bucketSpec(), files.fileFormat(), files.options(), files.sparkSession());
       LogicalPlan relation = logical.copy(withListing, logical.output(), logical.catalogTable(),
