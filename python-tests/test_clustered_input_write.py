@@ -235,8 +235,10 @@ def test_a_session_catalog_table_is_listed_once_and_skips_it_when_its_folders_ho
 ) -> None:
     # a table of the session catalog tracks its partitions; its files are listed when a query is
     # planned. One task writes one file per folder (the shuffle can go), two write two (it stays).
+    # a location with a space, a dollar sign and a non-ASCII letter (Spark's session catalog
+    # refuses such letters in a table's name)
     source = f"spark_catalog.default.{namespace}_src"
-    location = tmp_path / "tracked"
+    location = tmp_path / "tracked é $x"
     spark.sql(
         f"CREATE TABLE {source} USING parquet PARTITIONED BY (region) LOCATION '{location}' "
         f"AS SELECT id, region FROM (SELECT id, element_at(array('eu', 'us'), "

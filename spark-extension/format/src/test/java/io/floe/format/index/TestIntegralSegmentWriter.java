@@ -48,17 +48,27 @@ public class TestIntegralSegmentWriter {
   }
 
   private byte[] write(IndexType type, Type keyType, long[][] files, boolean unboxed, String name) throws Exception {
+    String[] paths = new String[files.length];
+    for (int f = 0; f < files.length; f++) {
+      paths[f] = path(f);
+    }
+    return write(type, keyType, paths, files, unboxed, name);
+  }
+
+  /** Adds {@code files[f]} as the values of {@code paths[f]} (a path may repeat); the first holds a null too. */
+  private byte[] write(IndexType type, Type keyType, String[] paths, long[][] files, boolean unboxed, String name)
+      throws Exception {
     boolean ints = keyType.typeId() == Type.TypeID.INTEGER || keyType.typeId() == Type.TypeID.DATE;
     IndexSegmentWriter writer = IndexSegmentWriter.builder(type, 2, keyType).pageSizeBytes(256).snapshot(1, 1).build();
     for (int f = 0; f < files.length; f++) {
       if (unboxed) {
-        writer.addIntegral(path(f), files[f], f == 0);
+        writer.addIntegral(paths[f], files[f], f == 0);
       } else {
         List<Object> boxed = new ArrayList<>();
         for (long v : files[f]) {
           boxed.add(ints ? (Object) (int) v : (Object) v);
         }
-        FileValues values = FileValues.of(path(f), boxed);
+        FileValues values = FileValues.of(paths[f], boxed);
         writer.add(f == 0 ? values.withNulls() : values);
       }
     }
@@ -151,24 +161,12 @@ public class TestIntegralSegmentWriter {
   /** A file added twice (its keys in two runs) holds the keys of both, as with boxed values. */
   @Test
   public void aFileAddedTwiceInSortedRunsHoldsBothRunsKeys() throws Exception {
+    long[][] runs = {{1, 5}, {1}, {1, 3}};
+    String[] paths = {path(0), path(1), path(0)};
     for (IndexType type : IndexType.values()) {
-      byte[][] written = new byte[2][];
-      for (int unboxed = 0; unboxed < 2; unboxed++) {
-        IndexSegmentWriter writer = IndexSegmentWriter.builder(type, 2, Types.LongType.get()).snapshot(1, 1).build();
-        long[][] runs = {{1, 5}, {1}, {1, 3}};
-        String[] paths = {path(0), path(1), path(0)};
-        for (int r = 0; r < runs.length; r++) {
-          if (unboxed == 1) {
-            writer.addIntegral(paths[r], runs[r], false);
-          } else {
-            writer.add(FileValues.of(paths[r], java.util.Arrays.stream(runs[r]).boxed().map(v -> (Object) v).toList()));
-          }
-        }
-        String location = IndexFixtures.location(temp.getRoot(), "twice-" + type + unboxed + ".puffin");
-        writer.write(IndexFixtures.IO.newOutputFile(location));
-        written[unboxed] = Files.readAllBytes(Path.of(java.net.URI.create(location)));
-      }
-      assertArrayEquals(type.toString(), written[0], written[1]);
+      byte[] boxed = write(type, Types.LongType.get(), paths, runs, false, "twice-boxed-" + type + ".puffin");
+      byte[] merged = write(type, Types.LongType.get(), paths, runs, true, "twice-merged-" + type + ".puffin");
+      assertArrayEquals(type.toString(), boxed, merged);
     }
   }
 
