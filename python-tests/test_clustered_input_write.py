@@ -301,3 +301,162 @@ def test_odd_names_and_a_null_folder_skip_it_and_write_what_the_shuffle_writes(
     assert per_file(tables[0]) == per_file(tables[1])
     assert [r[0] for r in per_file(tables[0])] == [None, "100%", "a b", "é/x"]
     assert rows(spark, tables[0]) == rows(spark, tables[1])
+
+
+def floe_source(spark: SparkSession, table: str, partitioning: str, appends: int = 2) -> None:
+    """A Floe table partitioned by ``partitioning`` holding the rows of :func:`write_source` in
+    ``appends`` inserts, so that each of its partitions holds ``appends`` files."""
+    spark.sql(f"CREATE TABLE {table} ({COLUMNS}) USING floe PARTITIONED BY ({partitioning})")
+    for i in range(appends):
+        spark.sql(
+            f"INSERT INTO {table} SELECT id, id * 1.5, concat('n', CAST(id AS STRING)), "
+            f"date_add(DATE '2024-01-30', CAST(id % 5 AS INT)), "
+            f"element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) "
+            f"FROM range({i}, {ROWS}, {appends}, 4)"
+        )
+
+
+@pytest.mark.usefixtures("shuffle", "job_scans")
+@pytest.mark.parametrize(
+    ("source_by", "partitioning", "partitions"),
+    [
+        ("region", "region", 3),
+        ("region, day", "region", 3),
+        ("day", "days(day)", 5),
+        ("region", "bucket(8, region)", None),  # as many as the regions' buckets
+        ("region, day", "day, region", 15),
+    ],
+)
+def test_a_floe_table_source_skips_it_reading_each_keys_files_in_one_task(
+    spark: SparkSession,
+    warehouse: Path,
+    namespace: str,
+    source_by: str,
+    partitioning: str,
+    partitions: int | None,
+) -> None:
+    # every partition of the source holds two files (or ten, by region over days): its scan reads
+    # each key's files together in one task, so that each key is still written as one file
+    source = f"floe.{namespace}.src"
+    floe_source(spark, source, source_by)
+    for table in ("skip", "shuffled"):
+        spark.sql(
+            f"CREATE TABLE floe.{namespace}.{table} ({COLUMNS}) USING floe "
+            f"PARTITIONED BY ({partitioning})"
+        )
+    query = f"SELECT * FROM {source} WHERE id % 10 <> 3"
+    insert = f"INSERT INTO floe.{namespace}.skip {query}"
+    plan = plan_of(spark, insert)
+    assert "Exchange" not in plan, plan
+    assert "groupedBy=[" in plan and "Sort [" in plan, plan
+    assert stages(spark, lambda: spark.sql(insert)) == 1
+    with spark_setting(spark, SETTING, "false"):
+        shuffled = f"INSERT INTO floe.{namespace}.shuffled {query}"
+        assert "hashpartitioning(" in plan_of(spark, shuffled)
+        spark.sql(shuffled)
+    skip = layout(warehouse, namespace, "skip")
+    assert set(skip.values()) == {1}, skip  # one file per partition
+    assert len(skip) == (partitions or len(skip)) > 1
+    assert skip == layout(warehouse, namespace, "shuffled")
+    assert rows(spark, f"floe.{namespace}.skip") == rows(spark, f"floe.{namespace}.shuffled")
+    assert len(rows(spark, f"floe.{namespace}.skip")) == ROWS - ROWS // 10
+
+
+@pytest.mark.usefixtures("shuffle", "job_scans")
+def test_a_dataframe_overwrite_of_partitions_from_the_same_table_skips_it(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    # compacting some partitions by reading them and overwriting them with their own rows
+    table = f"floe.{namespace}.t"
+    floe_source(spark, table, "region")
+
+    def files_per_region() -> Counter[str]:
+        return Counter(f["partition"]["region"] for f in files(warehouse, namespace, "t"))
+
+    assert files_per_region() == {"eu": 2, "us": 2, "ap": 2}
+    before = rows(spark, table)
+    frame = spark.table(table).where("region <> 'ap'")
+    assert stages(spark, lambda: frame.writeTo(table).overwritePartitions()) == 1
+    assert files_per_region() == {"eu": 1, "us": 1, "ap": 2}
+    assert rows(spark, table) == before
+
+
+@pytest.mark.usefixtures("shuffle", "job_scans")
+@pytest.mark.parametrize(
+    ("case", "source_by", "partitioning", "setting"),
+    [
+        ("a key from a data column", "region", "bucket(4, id)", None),
+        ("a source partitioned by a transform", "days(day)", "day", None),
+        ("a key from a column the source does not partition by", "region", "region, day", None),
+        (
+            "one key's files heavier than a split",
+            "region",
+            "region",
+            ("spark.sql.files.maxPartitionBytes", "2048"),
+        ),
+    ],
+)
+def test_floe_sources_that_do_not_group_keys_keep_the_shuffle(
+    spark: SparkSession,
+    warehouse: Path,
+    namespace: str,
+    case: str,
+    source_by: str,
+    partitioning: str,
+    setting: tuple[str, str] | None,
+) -> None:
+    source = f"floe.{namespace}.src"
+    floe_source(spark, source, source_by)
+    spark.sql(
+        f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY ({partitioning})"
+    )
+    insert = f"INSERT INTO floe.{namespace}.t SELECT * FROM {source}"
+    settings = dict([setting]) if setting else {}
+    with spark_settings(spark, settings):
+        plan = plan_of(spark, insert)
+        assert "hashpartitioning(" in plan and "groupedBy" not in plan, (case, plan)
+        spark.sql(insert)
+    assert set(layout(warehouse, namespace, "t").values()) == {1}, case
+    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == ROWS
+
+
+@pytest.mark.usefixtures("shuffle", "job_scans")
+def test_a_source_whose_older_files_are_unpartitioned_keeps_the_shuffle(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    source = f"floe.{namespace}.src"
+    floe_source(spark, source, "region", appends=1)
+    spark.sql(f"ALTER TABLE {source} DROP PARTITION FIELD region")
+    spark.sql(f"INSERT INTO {source} SELECT * FROM {source} WHERE id < 100")
+    spark.sql(f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY (region)")
+    insert = f"INSERT INTO floe.{namespace}.t SELECT * FROM {source}"
+    assert "hashpartitioning(" in plan_of(spark, insert)
+    spark.sql(insert)
+    assert set(layout(warehouse, namespace, "t").values()) == {1}
+    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == ROWS + 100
+
+
+@pytest.mark.usefixtures("shuffle", "job_scans")
+def test_a_source_the_iceberg_runtime_wrote_skips_it_too(
+    spark: SparkSession, iceberg: str, warehouse: Path, namespace: str
+) -> None:
+    # the Iceberg runtime writes the source (two files per partition); Floe reads it as its own
+    # table of the same warehouse and loads it into a table partitioned the same way
+    written = f"{iceberg}.{namespace}.src"
+    spark.sql(f"CREATE TABLE {written} ({COLUMNS}) USING iceberg PARTITIONED BY (region)")
+    for i in range(2):
+        spark.sql(
+            f"INSERT INTO {written} SELECT id, id * 1.5, concat('n', CAST(id AS STRING)), "
+            f"DATE '2024-01-30', element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) "
+            f"FROM range({i}, {ROWS}, 2, 4)"
+        )
+    assert spark.sql(f"SELECT count(*) FROM {written}.files").collect()[0][0] == 6
+    spark.sql(f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY (region)")
+    insert = f"INSERT INTO floe.{namespace}.t SELECT * FROM floe.{namespace}.src"
+    plan = plan_of(spark, insert)
+    assert "Exchange" not in plan and "groupedBy=[region]" in plan, plan
+    spark.sql(insert)
+    assert layout(warehouse, namespace, "t") == Counter(
+        json.dumps([{"region": r}, n], sort_keys=True)
+        for r, n in (("eu", 1334), ("us", 1333), ("ap", 1333))
+    )

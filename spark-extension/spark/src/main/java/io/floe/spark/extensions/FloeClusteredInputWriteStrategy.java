@@ -1,5 +1,6 @@
 package io.floe.spark.extensions;
 
+import io.floe.spark.source.FloeScan;
 import io.floe.spark.write.DriverWrite;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,6 +39,7 @@ import org.apache.spark.sql.execution.datasources.InMemoryFileIndex;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitionDirectory;
 import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation;
 import org.apache.spark.sql.types.StructField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,9 +61,12 @@ import scala.runtime.AbstractPartialFunction;
  * partitioned Parquet (W12b) spent about a third of its time in that shuffle. A session-catalog
  * table's partitions are listed here, as its scan would list them, and the scan then reads that
  * listing, shuffle skipped or not: the write's read lists nothing twice (another read of the same
- * table in the query, a subquery's, lists on its own). Anything else (other
- * sources, folders of several files or files Spark splits, keys from data columns, filters on
- * folder columns or file metadata, {@code range} distribution, row-level operations) keeps it.
+ * table in the query, a subquery's, lists on its own). A Floe table read as the source (of any
+ * number of files per partition) skips it too when every key depends only on columns that are
+ * identity-partitioned in every file it reads and no key's files weigh more than a split: its scan
+ * then reads each key's files together in one task ({@link FloeScan#groupedBy}). Anything else
+ * (other sources, folders of several files or files Spark splits, keys from data columns, filters
+ * on folder columns or file metadata, {@code range} distribution, row-level operations) keeps it.
  */
 public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
   private static final Logger LOG = LoggerFactory.getLogger(FloeClusteredInputWriteStrategy.class);
@@ -182,6 +187,9 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
         break;
       }
     }
+    if (node instanceof DataSourceV2ScanRelation relation && relation.scan() instanceof FloeScan scan) {
+      return floeClustering(resolved, input, relation, scan);
+    }
     if (!(node instanceof LogicalRelation logical) || logical.isStreaming()
         || !(logical.relation() instanceof HadoopFsRelation files)
         || !(files.location() instanceof PartitioningAwareFileIndex || files.location() instanceof CatalogFileIndex)) {
@@ -249,6 +257,54 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
       skip = false; // the shuffle computes them
     }
     return skip || listedInput != input ? new Clustering(listedInput, skip) : null;
+  }
+
+  /**
+   * The {@link Clustering} of an {@code input} that reads a Floe table: when every key depends
+   * only on columns that are identity-partitioned in every planned file's spec, the scan is
+   * replaced by one that reads the files of each key together in one task ({@link
+   * FloeScan#groupedBy}), and the rebalance goes; null (the shuffle stays) when a key reads another
+   * column, the scan already reports a partitioning, or one key's files weigh more than a split.
+   * Filters above the scan do not matter: the scan packs the files it planned with them.
+   */
+  private static Clustering floeClustering(List<Expression> resolved, LogicalPlan input,
+      DataSourceV2ScanRelation relation, FloeScan scan) {
+    if (scan.forRowLevelOperation() || relation.keyGroupedPartitioning().isDefined()) {
+      return null;
+    }
+    Map<ExprId, AttributeReference> output = new HashMap<>();
+    CollectionConverters.asJava(relation.output()).forEach(a -> output.put(a.exprId(), a));
+    List<Attribute> columns = new ArrayList<>();
+    Set<ExprId> seen = new HashSet<>();
+    for (Expression key : resolved) {
+      if (!FloeLocalReadStrategy.plain(key)) {
+        return null;
+      }
+      for (Attribute reference : CollectionConverters.asJava(key.references().toSeq())) {
+        if (!output.containsKey(reference.exprId())) {
+          return null; // computed above the scan from something else
+        }
+        if (seen.add(reference.exprId())) {
+          columns.add(output.get(reference.exprId()));
+        }
+      }
+    }
+    FloeScan grouped;
+    try {
+      List<Expression> bound = new ArrayList<>();
+      resolved.forEach(key -> bound.add(FloeLocalReadExec.bind(key, columns)));
+      UnsafeProjection project = UnsafeProjection$.MODULE$.create(CollectionConverters.asScala(bound).toList());
+      grouped = scan.groupedBy(columns.stream().map(Attribute::name).toList(), row -> project.apply(row).copy());
+    } catch (RuntimeException e) {
+      LOG.debug("Keeping the shuffle of a write: its keys could not be computed from partition values", e);
+      return null; // the shuffle computes them
+    }
+    if (grouped == null) {
+      return null;
+    }
+    LogicalPlan regrouped = relation.copy(relation.relation(), grouped, relation.output(),
+        relation.keyGroupedPartitioning(), relation.ordering());
+    return new Clustering(replace(input, relation, regrouped), true);
   }
 
   private static boolean distinctKeysInWholeFiles(HadoopFsRelation files, PartitioningAwareFileIndex index,

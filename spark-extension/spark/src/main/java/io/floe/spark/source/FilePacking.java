@@ -7,7 +7,10 @@ import io.floe.format.scan.FileSplits;
 import io.floe.format.table.TableView;
 import io.floe.spark.util.SparkExceptions;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Function;
 import org.apache.spark.network.util.JavaUtils;
@@ -46,29 +49,87 @@ final class FilePacking {
     if (files.isEmpty()) {
       return new InputPartition[0];
     }
-    SparkSession spark = SparkSession.active();
-    long maxSize = sizeSetting(table, options, "split-size", TableProperties.SPLIT_SIZE,
-        "spark.sql.files.maxPartitionBytes", spark.conf().get("spark.sql.files.maxPartitionBytes", "134217728"));
-    long openCost = sizeSetting(table, options, "file-open-cost", TableProperties.SPLIT_OPEN_FILE_COST,
-        "spark.sql.files.openCostInBytes", spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
+    Sizes sizes = Sizes.of(table, options);
     long total = 0;
     for (FileScanTask t : files) { // saturating: a huge open cost must not wrap around
-      total = saturatedAdd(total, Math.max(t.file().fileSizeInBytes(), openCost));
+      total = saturatedAdd(total, Math.max(t.file().fileSizeInBytes(), sizes.openCost()));
     }
-    int parallelism = Math.max(1, spark.sparkContext().defaultParallelism());
-    long rounds = Math.max(1, ceilDiv(total, saturatedMultiply(maxSize, parallelism)));
-    long tasks = saturatedMultiply(rounds, parallelism);
-    long groupSize = Math.max(1, Math.min(maxSize, Math.max(openCost, ceilDiv(total, tasks))));
-    List<FloeInputPartition> pieces = new ArrayList<>();
+    long tasks = sizes.tasks(total);
+    long groupSize = Math.max(1, Math.min(sizes.maxSize(), Math.max(sizes.openCost(), ceilDiv(total, tasks))));
+    List<Unit> units = new ArrayList<>();
     for (FileScanTask t : files) {
-      pieces.addAll(split(FloeInputPartition.of(t, partitionRow.apply(t)), t, groupSize, openCost));
+      for (FloeInputPartition piece : split(FloeInputPartition.of(t, partitionRow.apply(t)), t, groupSize,
+          sizes.openCost())) {
+        units.add(new Unit(List.of(piece), Math.max(piece.bytesRead(), sizes.openCost()), piece.bytesRead()));
+      }
     }
-    if (pieces.size() == 1) {
-      return new InputPartition[] {pieces.get(0)};
+    return packUnits(units, tasks, groupSize, sizes.maxSize());
+  }
+
+  /**
+   * {@code files} packed as {@link #pack} packs them, except that the files of one group (equal
+   * {@code groupOf} values) always go to the same input partition, whole: the read of a write whose
+   * rows are clustered by values that each group's files share (see
+   * {@code FloeClusteredInputWriteStrategy}). Null when a group weighs more than the split size (its
+   * task would read more than one split's worth, where the shuffle it replaces spreads the work).
+   */
+  static InputPartition[] packGroups(TableView table, CaseInsensitiveStringMap options, List<FileScanTask> files,
+      Function<FileScanTask, InternalRow> partitionRow, Function<FileScanTask, Object> groupOf) {
+    if (files.isEmpty()) {
+      return new InputPartition[0];
     }
-    pieces.sort((a, b) -> Long.compare(b.bytesRead(), a.bytesRead()));
-    if (pieces.size() > tasks) {
-      InputPartition[] balanced = balanced(pieces, (int) tasks, openCost, maxSize);
+    Sizes sizes = Sizes.of(table, options);
+    Map<Object, List<FloeInputPartition>> groups = new LinkedHashMap<>();
+    Map<Object, Long> weights = new HashMap<>();
+    long total = 0;
+    for (FileScanTask t : files) {
+      Object group = groupOf.apply(t);
+      long weight = Math.max(t.file().fileSizeInBytes(), sizes.openCost());
+      long groupWeight = saturatedAdd(weights.getOrDefault(group, 0L), weight);
+      if (groupWeight > sizes.maxSize()) {
+        return null;
+      }
+      weights.put(group, groupWeight);
+      groups.computeIfAbsent(group, g -> new ArrayList<>()).add(FloeInputPartition.of(t, partitionRow.apply(t)));
+      total = saturatedAdd(total, weight);
+    }
+    long tasks = sizes.tasks(total);
+    long groupSize = Math.max(1, Math.min(sizes.maxSize(), Math.max(sizes.openCost(), ceilDiv(total, tasks))));
+    List<Unit> units = new ArrayList<>();
+    groups.forEach((group, pieces) -> units.add(new Unit(pieces, weights.get(group),
+        pieces.stream().mapToLong(FloeInputPartition::bytesRead).sum())));
+    return packUnits(units, tasks, groupSize, sizes.maxSize());
+  }
+
+  /** What one read's files are packed by: the split size and the cost of opening a file, and the cores. */
+  private record Sizes(long maxSize, long openCost, int parallelism) {
+    static Sizes of(TableView table, CaseInsensitiveStringMap options) {
+      SparkSession spark = SparkSession.active();
+      long maxSize = sizeSetting(table, options, "split-size", TableProperties.SPLIT_SIZE,
+          "spark.sql.files.maxPartitionBytes", spark.conf().get("spark.sql.files.maxPartitionBytes", "134217728"));
+      long openCost = sizeSetting(table, options, "file-open-cost", TableProperties.SPLIT_OPEN_FILE_COST,
+          "spark.sql.files.openCostInBytes", spark.conf().get("spark.sql.files.openCostInBytes", "4194304"));
+      return new Sizes(maxSize, openCost, Math.max(1, spark.sparkContext().defaultParallelism()));
+    }
+
+    /** Whole rounds of the cores for {@code total} weight: {@code rounds x parallelism} tasks. */
+    long tasks(long total) {
+      long rounds = Math.max(1, ceilDiv(total, saturatedMultiply(maxSize, parallelism)));
+      return saturatedMultiply(rounds, parallelism);
+    }
+  }
+
+  /** Files (or ranges of files) that one task reads together, their weight and their bytes. */
+  private record Unit(List<FloeInputPartition> pieces, long weight, long bytes) {}
+
+  /** {@code units} dealt into {@code tasks} groups when that fits, else packed in turn into groups of {@code groupSize}. */
+  private static InputPartition[] packUnits(List<Unit> units, long tasks, long groupSize, long maxSize) {
+    if (units.size() == 1) {
+      return new InputPartition[] {toPartition(units.get(0).pieces())};
+    }
+    units.sort((a, b) -> Long.compare(b.bytes(), a.bytes())); // stable: files of equal size keep their order
+    if (units.size() > tasks) {
+      InputPartition[] balanced = balanced(units, (int) tasks, maxSize);
       if (balanced != null) {
         return balanced;
       }
@@ -76,28 +137,27 @@ final class FilePacking {
     List<InputPartition> partitions = new ArrayList<>();
     List<FloeInputPartition> group = new ArrayList<>();
     long groupWeight = 0;
-    for (FloeInputPartition piece : pieces) {
-      long weight = Math.max(piece.bytesRead(), openCost);
-      if (!group.isEmpty() && saturatedAdd(groupWeight, weight) > groupSize) {
+    for (Unit unit : units) {
+      if (!group.isEmpty() && saturatedAdd(groupWeight, unit.weight()) > groupSize) {
         partitions.add(toPartition(group));
         group = new ArrayList<>();
         groupWeight = 0;
       }
-      group.add(piece);
-      groupWeight += weight;
+      group.addAll(unit.pieces());
+      groupWeight = saturatedAdd(groupWeight, unit.weight());
     }
     partitions.add(toPartition(group));
     return partitions.toArray(new InputPartition[0]);
   }
 
   /**
-   * {@code pieces} (largest first) in exactly {@code tasks} groups, each piece going to the group
+   * {@code units} (heaviest first) in exactly {@code tasks} groups, each unit going to the group
    * that weighs least so far; null when a group would outweigh {@code maxSize}. Packing in turn
    * fills groups of a task's share and leaves the remainder to one more group, a round of its own
    * on a cluster whose cores the other groups fill exactly (three tasks on two cores take two
    * rounds, two take one; seven take four, six take three).
    */
-  private static InputPartition[] balanced(List<FloeInputPartition> pieces, int tasks, long openCost, long maxSize) {
+  private static InputPartition[] balanced(List<Unit> units, int tasks, long maxSize) {
     List<List<FloeInputPartition>> groups = new ArrayList<>();
     long[] weights = new long[tasks];
     // the lightest group first (ties: the lower index), so each placement costs log(tasks)
@@ -107,13 +167,13 @@ final class FilePacking {
       groups.add(new ArrayList<>());
       lightest.add(i);
     }
-    for (FloeInputPartition piece : pieces) {
+    for (Unit unit : units) {
       int group = lightest.poll();
-      weights[group] = saturatedAdd(weights[group], Math.max(piece.bytesRead(), openCost));
+      weights[group] = saturatedAdd(weights[group], unit.weight());
       if (weights[group] > maxSize) {
         return null;
       }
-      groups.get(group).add(piece);
+      groups.get(group).addAll(unit.pieces());
       lightest.add(group);
     }
     InputPartition[] partitions = new InputPartition[tasks];

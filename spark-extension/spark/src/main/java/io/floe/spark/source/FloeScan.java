@@ -18,16 +18,21 @@ import io.floe.format.types.Schema;
 import io.floe.format.types.Types;
 import io.floe.spark.util.SparkExceptions;
 import io.floe.spark.util.SparkSchemas;
+import io.floe.spark.util.SparkValues;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
@@ -70,6 +75,9 @@ public final class FloeScan
   private StructType output = null;
   private boolean singleTaskDecided = false;
   private SingleTaskPartitioning singleTask = null;
+  /** Set on a copy made by {@link #groupedBy}: the files that one task must read together, and the columns named. */
+  private Function<FileScanTask, Object> groupOf = null;
+  private List<String> groupColumns = List.of();
 
   FloeScan(TableView table, StructType requested, Expression filter, Predicate[] pushed, Predicate[] postScan,
       CaseInsensitiveStringMap options, boolean fileFiltering) {
@@ -80,6 +88,66 @@ public final class FloeScan
     this.postScan = postScan;
     this.options = options;
     this.fileFiltering = fileFiltering;
+  }
+
+  /**
+   * A copy of this scan that reads the same planned files, the same columns, but packs together
+   * the files whose identity-partition values of {@code columns} (top-level table columns) give
+   * the same {@code keyOf}: every row with one key then comes from one task. For a write whose
+   * rows are clustered by a key that depends on those columns only (see {@code
+   * FloeClusteredInputWriteStrategy}). {@code keyOf} takes a row of the columns' values, as
+   * Spark's internal values in {@code columns}' order, and returns a value with equality. Null
+   * when some planned file's partition spec has no identity field of some column (its rows may
+   * hold many values), or when one key's files weigh more than a split (see {@link
+   * FilePacking#packGroups}), or for a row-level operation's scan.
+   */
+  public synchronized FloeScan groupedBy(List<String> columns, Function<InternalRow, Object> keyOf) {
+    if (fileFiltering || columns.isEmpty()) {
+      return null;
+    }
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (String name : columns) {
+      Types.NestedField field = table.readSchema().asStruct().fields().stream()
+          .filter(f -> f.name().equals(name)).findFirst().orElse(null);
+      if (field == null || !field.type().isPrimitiveType()) {
+        return null;
+      }
+      fields.add(field);
+    }
+    Map<FileScanTask, Object> keys = new IdentityHashMap<>(); // runtime filters keep these task objects
+    for (FileScanTask task : plan().tasks()) {
+      Object[] values = new Object[fields.size()];
+      for (int i = 0; i < fields.size(); i++) {
+        int pos = identityPosition(task.spec(), fields.get(i).fieldId());
+        if (pos < 0) {
+          return null;
+        }
+        Object value = task.file().partition().get(pos);
+        values[i] = value == null ? null : SparkValues.toCatalyst(fields.get(i).type(), value);
+      }
+      keys.put(task, keyOf.apply(new GenericInternalRow(values)));
+    }
+    if (FilePacking.packGroups(table, options, plan().tasks(), t -> null, keys::get) == null) {
+      return null;
+    }
+    FloeScan grouped = new FloeScan(table, requested, filter, pushed, postScan, options, fileFiltering);
+    grouped.plan = plan;
+    grouped.indexUsages = indexUsages;
+    grouped.output = readSchema();
+    grouped.singleTaskDecided = true; // no keyed partitioning: the write's read needs none
+    grouped.groupOf = task -> keys.computeIfAbsent(task, t -> new Object()); // a file not seen here: its own group
+    grouped.groupColumns = List.copyOf(columns);
+    return grouped;
+  }
+
+  private static int identityPosition(PartitionSpec spec, int sourceId) {
+    List<PartitionField> fields = spec.fields();
+    for (int pos = 0; pos < fields.size(); pos++) {
+      if (fields.get(pos).sourceId() == sourceId && fields.get(pos).transform().isIdentity()) {
+        return pos;
+      }
+    }
+    return -1;
   }
 
   /**
@@ -137,7 +205,8 @@ public final class FloeScan
   public String description() {
     String filters = Arrays.stream(pushed).map(Predicate::toString).collect(Collectors.joining(", "));
     return "FloeScan " + table.name() + (table.snapshot() == null ? "" : " snapshot=" + table.snapshot().snapshotId())
-        + " filters=[" + filters + "]" + indexDescription() + runtimeDescription();
+        + " filters=[" + filters + "]" + indexDescription() + runtimeDescription()
+        + (groupOf == null ? "" : " groupedBy=[" + String.join(", ", groupColumns) + "]");
   }
 
   @Override
@@ -363,7 +432,11 @@ public final class FloeScan
       QueryReads.record(SparkSession.active().sparkContext(), QueryReads.key(table.name(), table.branch()),
           snapshotId(), filter);
     }
-    InputPartition[] packed = FilePacking.pack(table, options, plan().tasks(), this::partitionRow);
+    InputPartition[] packed = groupOf == null ? null
+        : FilePacking.packGroups(table, options, plan().tasks(), this::partitionRow, groupOf);
+    if (packed == null) {
+      packed = FilePacking.pack(table, options, plan().tasks(), this::partitionRow);
+    }
     if (singleTaskDecided && singleTask != null) { // every partition carries the key: one, or none after runtime filters
       for (int i = 0; i < packed.length; i++) {
         packed[i] = new FloeKeyedInputPartition(packed[i], singleTask.key());
