@@ -7,7 +7,10 @@ least 90% of Parquet's throughput) and Floe/Iceberg <= 0.95 on (a) and (b); (c) 
 <= 1/0.8. Bytes and files written are reported; the written rows are checked equal. (d) imports
 many small Parquet files without rewriting them (1,000; quick: 200): Iceberg's and Floe's
 ``add_files``, Delta's ``CONVERT TO DELTA``; no goal (BENCH.md sets none), the answers are
-checked equal."""
+checked equal. (e) copies (b)'s table, as (b) left it, into a new table of the same engine
+partitioned the same way (``ctx.create_table`` over a read of it): a table copied or rewritten
+partition by partition, where Floe's scan reads each month's files in one task and the write
+needs no shuffle (README "Writing"); no goal, the answers are checked equal."""
 
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 
 MONTHS = 12
 IMPORT_CASE = "d import small files"
+COPY_CASE = "e copy partitioned"
 IMPORT_CHECK = "SELECT count(*), sum(id % 1000003), sum(p_int), sum(length(tag)) FROM {table}"
 CHECK = """SELECT count(*), sum(ss_item_sk), sum(ss_sales_price), sum(length(ss_comment)),
     count(DISTINCT ss_month) FROM {table}"""
@@ -52,9 +56,14 @@ def drop(ctx: Context, name: str) -> None:
 
 
 def measure(
-    ctx: Context, case: str, name: str, partition_cols: tuple[str, ...] = (), index: bool = False
+    ctx: Context,
+    case: str,
+    name: str,
+    partition_cols: tuple[str, ...] = (),
+    index: bool = False,
+    copy_of: str | None = None,
 ) -> Case:
-    df = source(ctx)
+    df = source(ctx) if copy_of is None else ctx.spark.sql(f"SELECT * FROM {ctx.table(copy_of)}")
 
     def write() -> None:
         if index:  # Floe: an empty table with an index, then the rows (the write maintains it)
@@ -111,6 +120,7 @@ def run(ctx: Context) -> list[Case]:
     cases = [
         measure(ctx, "a unpartitioned", "load_a"),
         measure(ctx, "b partitioned", "load_b", (datasets.D1_PARTITION,)),
+        measure(ctx, COPY_CASE, "load_e", (datasets.D1_PARTITION,), copy_of="load_b"),
     ]
     if ctx.engine in ("floe", "parquet"):
         cases.append(measure(ctx, "c with index", "load_c", index=ctx.engine == "floe"))
