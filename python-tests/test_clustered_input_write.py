@@ -5,7 +5,9 @@ the default): a shuffle. When the rows come from Hive-style partitioned files (`
 folders) of one file each, read whole by one task, and the table's keys are computed from those
 folders' values alone, distinct per folder, every key's rows already sit in one task: Floe plans
 the write without the shuffle (``spark.floe.write.skip-shuffle-of-clustered-input``, default on),
-and writes the files the shuffle would have led to. Anything else keeps it.
+and writes the files the shuffle would have led to. From a Floe (or Iceberg) table whose identity
+partition columns give the keys, its scan reads each key's files together in one task instead.
+Anything else keeps it.
 """
 
 from __future__ import annotations
@@ -303,16 +305,28 @@ def test_odd_names_and_a_null_folder_skip_it_and_write_what_the_shuffle_writes(
     assert rows(spark, tables[0]) == rows(spark, tables[1])
 
 
-def floe_source(spark: SparkSession, table: str, partitioning: str, appends: int = 2) -> None:
-    """A Floe table partitioned by ``partitioning`` holding the rows of :func:`write_source` in
-    ``appends`` inserts, so that each of its partitions holds ``appends`` files."""
+def files_per_partition(warehouse: Path, namespace: str, table: str) -> Counter[str]:
+    return Counter(
+        json.dumps(f["partition"], sort_keys=True, default=str)
+        for f in files(warehouse, namespace, table)
+    )
+
+
+def floe_source(
+    spark: SparkSession, table: str, partitioning: str, appends: int = 2, where: str = "true"
+) -> None:
+    """A Floe table partitioned by ``partitioning`` holding the rows of :func:`write_source` (but
+    every eleventh row's region NULL) that pass ``where``, in ``appends`` inserts, so that each of
+    its partitions holds ``appends`` files."""
     spark.sql(f"CREATE TABLE {table} ({COLUMNS}) USING floe PARTITIONED BY ({partitioning})")
     for i in range(appends):
         spark.sql(
-            f"INSERT INTO {table} SELECT id, id * 1.5, concat('n', CAST(id AS STRING)), "
-            f"date_add(DATE '2024-01-30', CAST(id % 5 AS INT)), "
-            f"element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) "
-            f"FROM range({i}, {ROWS}, {appends}, 4)"
+            f"INSERT INTO {table} SELECT * FROM (SELECT id, id * 1.5 AS amount, "
+            "concat('n', CAST(id AS STRING)) AS name, "
+            "date_add(DATE '2024-01-30', CAST(id % 5 AS INT)) AS day, "
+            "CASE WHEN id % 11 <> 0 "
+            "THEN element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) END AS region "
+            f"FROM range({i}, {ROWS}, {appends}, 4)) WHERE {where}"
         )
 
 
@@ -320,11 +334,11 @@ def floe_source(spark: SparkSession, table: str, partitioning: str, appends: int
 @pytest.mark.parametrize(
     ("source_by", "partitioning", "partitions"),
     [
-        ("region", "region", 3),
-        ("region, day", "region", 3),
+        ("region", "region", 4),  # eu, us, ap and NULL
+        ("region, day", "region", 4),
         ("day", "days(day)", 5),
-        ("region", "bucket(8, region)", None),  # as many as the regions' buckets
-        ("region, day", "day, region", 15),
+        ("region, day", "day, region", 20),
+        ("region", "bucket(8, region)", 3),  # eu and ap share a bucket, NULL is one of its own
     ],
 )
 def test_a_floe_table_source_skips_it_reading_each_keys_files_in_one_task(
@@ -333,7 +347,7 @@ def test_a_floe_table_source_skips_it_reading_each_keys_files_in_one_task(
     namespace: str,
     source_by: str,
     partitioning: str,
-    partitions: int | None,
+    partitions: int,
 ) -> None:
     # every partition of the source holds two files (or ten, by region over days): its scan reads
     # each key's files together in one task, so that each key is still written as one file
@@ -355,8 +369,7 @@ def test_a_floe_table_source_skips_it_reading_each_keys_files_in_one_task(
         assert "hashpartitioning(" in plan_of(spark, shuffled)
         spark.sql(shuffled)
     skip = layout(warehouse, namespace, "skip")
-    assert set(skip.values()) == {1}, skip  # one file per partition
-    assert len(skip) == (partitions or len(skip)) > 1
+    assert len(skip) == partitions and set(skip.values()) == {1}, skip  # one file per partition
     assert skip == layout(warehouse, namespace, "shuffled")
     assert rows(spark, f"floe.{namespace}.skip") == rows(spark, f"floe.{namespace}.shuffled")
     assert len(rows(spark, f"floe.{namespace}.skip")) == ROWS - ROWS // 10
@@ -370,14 +383,14 @@ def test_a_dataframe_overwrite_of_partitions_from_the_same_table_skips_it(
     table = f"floe.{namespace}.t"
     floe_source(spark, table, "region")
 
-    def files_per_region() -> Counter[str]:
+    def files_per_region() -> Counter[str | None]:
         return Counter(f["partition"]["region"] for f in files(warehouse, namespace, "t"))
 
-    assert files_per_region() == {"eu": 2, "us": 2, "ap": 2}
+    assert files_per_region() == {"eu": 2, "us": 2, "ap": 2, None: 2}
     before = rows(spark, table)
     frame = spark.table(table).where("region <> 'ap'")
     assert stages(spark, lambda: frame.writeTo(table).overwritePartitions()) == 1
-    assert files_per_region() == {"eu": 1, "us": 1, "ap": 2}
+    assert files_per_region() == {"eu": 1, "us": 1, "ap": 2, None: 2}
     assert rows(spark, table) == before
 
 
@@ -388,6 +401,7 @@ def test_a_dataframe_overwrite_of_partitions_from_the_same_table_skips_it(
         ("a key from a data column", "region", "bucket(4, id)", None),
         ("a source partitioned by a transform", "days(day)", "day", None),
         ("a key from a column the source does not partition by", "region", "region, day", None),
+        ("one key, more than one of two cores' share", "region", "region", None),
         (
             "one key's files heavier than a split",
             "region",
@@ -406,7 +420,9 @@ def test_floe_sources_that_do_not_group_keys_keep_the_shuffle(
     setting: tuple[str, str] | None,
 ) -> None:
     source = f"floe.{namespace}.src"
-    floe_source(spark, source, source_by)
+    # one key: eu's two files alone, which one task would read and write
+    floe_source(spark, source, source_by, where="region = 'eu'" if "one key" in case else "true")
+    expected = spark.sql(f"SELECT count(*) FROM {source}").collect()[0][0]
     spark.sql(
         f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY ({partitioning})"
     )
@@ -416,24 +432,79 @@ def test_floe_sources_that_do_not_group_keys_keep_the_shuffle(
         plan = plan_of(spark, insert)
         assert "hashpartitioning(" in plan and "groupedBy" not in plan, (case, plan)
         spark.sql(insert)
-    assert set(layout(warehouse, namespace, "t").values()) == {1}, case
-    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == ROWS
+    assert set(files_per_partition(warehouse, namespace, "t").values()) == {1}, case
+    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == expected
 
 
 @pytest.mark.usefixtures("shuffle", "job_scans")
-def test_a_source_whose_older_files_are_unpartitioned_keeps_the_shuffle(
-    spark: SparkSession, warehouse: Path, namespace: str
+@pytest.mark.parametrize("unpartitioned", ["older files", "newer files"])
+def test_a_source_with_unpartitioned_files_keeps_the_shuffle(
+    spark: SparkSession, warehouse: Path, namespace: str, unpartitioned: str
 ) -> None:
+    # files of a spec without region's identity field may hold any regions
     source = f"floe.{namespace}.src"
-    floe_source(spark, source, "region", appends=1)
-    spark.sql(f"ALTER TABLE {source} DROP PARTITION FIELD region")
-    spark.sql(f"INSERT INTO {source} SELECT * FROM {source} WHERE id < 100")
+    if unpartitioned == "older files":
+        spark.sql(f"CREATE TABLE {source} ({COLUMNS}) USING floe")
+        spark.sql(f"INSERT INTO {source} VALUES (-1, 0.0, 'x', DATE '2024-01-30', 'eu')")
+        spark.sql(f"ALTER TABLE {source} ADD PARTITION FIELD region")
+        spark.sql(f"INSERT INTO {source} SELECT * FROM {source}")
+        expected = 2
+    else:
+        floe_source(spark, source, "region", appends=1)
+        spark.sql(f"ALTER TABLE {source} DROP PARTITION FIELD region")
+        spark.sql(f"INSERT INTO {source} SELECT * FROM {source} WHERE id < 100")
+        expected = ROWS + 100
     spark.sql(f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY (region)")
     insert = f"INSERT INTO floe.{namespace}.t SELECT * FROM {source}"
     assert "hashpartitioning(" in plan_of(spark, insert)
     spark.sql(insert)
-    assert set(layout(warehouse, namespace, "t").values()) == {1}
-    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == ROWS + 100
+    assert set(files_per_partition(warehouse, namespace, "t").values()) == {1}
+    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == expected
+
+
+@pytest.mark.usefixtures("job_scans")
+def test_many_small_files_per_key_at_the_default_open_cost_skip_it(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    # 34 files per region: more than a split's worth at 4 MB of open cost each, but a few
+    # kilobytes of bytes to read; the keys' files are read together all the same
+    source = f"floe.{namespace}.src"
+    spark.sql(
+        f"CREATE TABLE {source} ({COLUMNS}) USING floe PARTITIONED BY (region) "
+        "TBLPROPERTIES ('write.distribution-mode' = 'none')"
+    )
+    spark.sql(
+        f"INSERT INTO {source} SELECT id, id * 1.5, 'n', DATE '2024-01-30', "
+        f"element_at(array('eu', 'us', 'ap'), CAST(id % 3 AS INT) + 1) FROM range(0, {ROWS}, 1, 34)"
+    )
+    assert set(files_per_partition(warehouse, namespace, "src").values()) == {34}
+    spark.sql(f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY (region)")
+    insert = f"INSERT INTO floe.{namespace}.t SELECT * FROM {source}"
+    plan = plan_of(spark, insert)
+    assert "Exchange" not in plan and "groupedBy=[region]" in plan, plan
+    spark.sql(insert)
+    assert files_per_partition(warehouse, namespace, "t") == Counter(
+        {json.dumps({"region": r}): 1 for r in ("eu", "us", "ap")}
+    )
+    assert rows(spark, f"floe.{namespace}.t") == rows(spark, source)
+
+
+@pytest.mark.usefixtures("shuffle")
+def test_a_small_source_read_on_the_driver_skips_it_too(
+    spark: SparkSession, warehouse: Path, namespace: str
+) -> None:
+    # at the default spark.floe.read.local-max-rows, the source's 4,000 rows are read on the
+    # driver (FloeLocalRead), from the grouped scan, without the shuffle
+    source = f"floe.{namespace}.src"
+    floe_source(spark, source, "region")
+    spark.sql(f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY (region)")
+    insert = f"INSERT INTO floe.{namespace}.t SELECT * FROM {source}"
+    plan = plan_of(spark, insert)
+    assert "Exchange" not in plan and "FloeLocalRead" in plan, plan
+    spark.sql(insert)
+    assert set(files_per_partition(warehouse, namespace, "t").values()) == {1}
+    assert len(files_per_partition(warehouse, namespace, "t")) == 4
+    assert rows(spark, f"floe.{namespace}.t") == rows(spark, source)
 
 
 @pytest.mark.usefixtures("shuffle", "job_scans")

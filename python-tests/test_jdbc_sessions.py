@@ -224,17 +224,21 @@ def test_a_partitioned_load_from_grouped_folders_skips_the_shuffle_over_jdbc(
         _execute(connection, f"DROP TABLE IF EXISTS {tracked}")
     # a Floe table as the source, two files per partition, read by a Spark job: each partition's
     # files are read together by one task, without the shuffle, and written as one file
-    _execute(connection, insert)
-    _execute(connection, "SET `spark.floe.read.local-max-rows` = 0")
-    twice = f"floe.{namespace}.twice"
-    _execute(connection, f"CREATE TABLE {twice} (id BIGINT, region STRING) PARTITIONED BY (region)")
-    load = f"INSERT INTO {twice} SELECT id, region FROM {table}"
-    plan = "\n".join(row[0] for row in _rows(connection, f"EXPLAIN {load}"))
-    assert "Exchange" not in plan and "groupedBy=[region]" in plan, plan
-    _execute(connection, load)
-    per_file = f"SELECT partition.region, record_count FROM {twice}.files ORDER BY 1"
-    assert _rows(connection, per_file) == [("ap", "2000"), ("eu", "2000"), ("us", "2000")]
-    connection.close()
+    try:
+        _execute(connection, insert)
+        _execute(connection, "SET `spark.floe.read.local-max-rows` = 0")
+        twice = f"floe.{namespace}.twice"
+        _execute(
+            connection, f"CREATE TABLE {twice} (id BIGINT, region STRING) PARTITIONED BY (region)"
+        )
+        load = f"INSERT INTO {twice} SELECT id, region FROM {table}"
+        plan = "\n".join(row[0] for row in _rows(connection, f"EXPLAIN {load}"))
+        assert "Exchange" not in plan and "groupedBy=[region]" in plan, plan
+        _execute(connection, load)
+        per_file = f"SELECT partition.region, record_count FROM {twice}.files ORDER BY 1"
+        assert _rows(connection, per_file) == [("ap", "2000"), ("eu", "2000"), ("us", "2000")]
+    finally:
+        connection.close()
 
 
 def test_a_conflict_that_exhausts_retries_reaches_the_client_as_a_clear_error(

@@ -61,10 +61,11 @@ import scala.runtime.AbstractPartialFunction;
  * partitioned Parquet (W12b) spent about a third of its time in that shuffle. A session-catalog
  * table's partitions are listed here, as its scan would list them, and the scan then reads that
  * listing, shuffle skipped or not: the write's read lists nothing twice (another read of the same
- * table in the query, a subquery's, lists on its own). A Floe table read as the source (of any
+ * table in the query, a subquery's, lists on its own). A Floe table read as the source (with any
  * number of files per partition) skips it too when every key depends only on columns that are
- * identity-partitioned in every file it reads and no key's files weigh more than a split: its scan
- * then reads each key's files together in one task ({@link FloeScan#groupedBy}). Anything else
+ * identity-partitioned in every file it reads and no key's files hold more than one core's share
+ * of the read: its scan then reads each key's files together in one task ({@link
+ * FloeScan#groupedBy}, {@code FilePacking.packGroups}). Anything else
  * (other sources, folders of several files or files Spark splits, keys from data columns, filters
  * on folder columns or file metadata, {@code range} distribution, row-level operations) keeps it.
  */
@@ -264,7 +265,7 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
    * only on columns that are identity-partitioned in every planned file's spec, the scan is
    * replaced by one that reads the files of each key together in one task ({@link
    * FloeScan#groupedBy}), and the rebalance goes; null (the shuffle stays) when a key reads another
-   * column, the scan already reports a partitioning, or one key's files weigh more than a split.
+   * column, the scan already reports a partitioning, or one key's files hold more than a core's share.
    * Filters above the scan do not matter: the scan packs the files it planned with them.
    */
   private static Clustering floeClustering(List<Expression> resolved, LogicalPlan input,
@@ -295,7 +296,7 @@ public final class FloeClusteredInputWriteStrategy extends SparkStrategy {
       resolved.forEach(key -> bound.add(FloeLocalReadExec.bind(key, columns)));
       UnsafeProjection project = UnsafeProjection$.MODULE$.create(CollectionConverters.asScala(bound).toList());
       grouped = scan.groupedBy(columns.stream().map(Attribute::name).toList(), row -> project.apply(row).copy());
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Spark's errors (an invalid split size) too: the scan reports them as it would
       LOG.debug("Keeping the shuffle of a write: its keys could not be computed from partition values", e);
       return null; // the shuffle computes them
     }

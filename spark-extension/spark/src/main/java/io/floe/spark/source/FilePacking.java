@@ -63,6 +63,7 @@ final class FilePacking {
         units.add(new Unit(List.of(piece), Math.max(piece.bytesRead(), sizes.openCost()), piece.bytesRead()));
       }
     }
+    units.sort((a, b) -> Long.compare(b.bytes(), a.bytes())); // stable: files of equal size keep their order
     return packUnits(units, tasks, groupSize, sizes.maxSize());
   }
 
@@ -70,8 +71,12 @@ final class FilePacking {
    * {@code files} packed as {@link #pack} packs them, except that the files of one group (equal
    * {@code groupOf} values) always go to the same input partition, whole: the read of a write whose
    * rows are clustered by values that each group's files share (see
-   * {@code FloeClusteredInputWriteStrategy}). Null when a group weighs more than the split size (its
-   * task would read more than one split's worth, where the shuffle it replaces spreads the work).
+   * {@code FloeClusteredInputWriteStrategy}). Null when a group's bytes exceed the split size (its
+   * task would read more than a split's worth), or, with fewer groups than cores, one core's share
+   * of the read, as Spark bounds the splits of a file source: {@code min(split-size,
+   * max(open-file-cost, (bytes + open-file-cost of every file) / default parallelism))} (the other
+   * cores would idle, where the shuffle it replaces spreads the read over them all). Groups are
+   * dealt heaviest first (their weight counts each file as at least {@code open-file-cost}).
    */
   static InputPartition[] packGroups(TableView table, CaseInsensitiveStringMap options, List<FileScanTask> files,
       Function<FileScanTask, InternalRow> partitionRow, Function<FileScanTask, Object> groupOf) {
@@ -80,24 +85,32 @@ final class FilePacking {
     }
     Sizes sizes = Sizes.of(table, options);
     Map<Object, List<FloeInputPartition>> groups = new LinkedHashMap<>();
-    Map<Object, Long> weights = new HashMap<>();
+    Map<Object, long[]> sums = new HashMap<>(); // per group: weight, bytes
     long total = 0;
+    long spread = 0;
     for (FileScanTask t : files) {
       Object group = groupOf.apply(t);
-      long weight = Math.max(t.file().fileSizeInBytes(), sizes.openCost());
-      long groupWeight = saturatedAdd(weights.getOrDefault(group, 0L), weight);
-      if (groupWeight > sizes.maxSize()) {
+      long size = t.file().fileSizeInBytes();
+      long[] sum = sums.computeIfAbsent(group, g -> new long[2]);
+      sum[0] = saturatedAdd(sum[0], Math.max(size, sizes.openCost()));
+      sum[1] = saturatedAdd(sum[1], size);
+      groups.computeIfAbsent(group, g -> new ArrayList<>()).add(FloeInputPartition.of(t, partitionRow.apply(t)));
+      total = saturatedAdd(total, Math.max(size, sizes.openCost()));
+      spread = saturatedAdd(spread, saturatedAdd(size, sizes.openCost()));
+    }
+    long limit = groups.size() >= sizes.parallelism() ? sizes.maxSize()
+        : Math.min(sizes.maxSize(), Math.max(sizes.openCost(), spread / sizes.parallelism()));
+    for (long[] sum : sums.values()) {
+      if (sum[1] > limit) {
         return null;
       }
-      weights.put(group, groupWeight);
-      groups.computeIfAbsent(group, g -> new ArrayList<>()).add(FloeInputPartition.of(t, partitionRow.apply(t)));
-      total = saturatedAdd(total, weight);
     }
     long tasks = sizes.tasks(total);
     long groupSize = Math.max(1, Math.min(sizes.maxSize(), Math.max(sizes.openCost(), ceilDiv(total, tasks))));
     List<Unit> units = new ArrayList<>();
-    groups.forEach((group, pieces) -> units.add(new Unit(pieces, weights.get(group),
-        pieces.stream().mapToLong(FloeInputPartition::bytesRead).sum())));
+    groups.forEach((group, pieces) -> units.add(new Unit(pieces, sums.get(group)[0], sums.get(group)[1])));
+    units.sort((a, b) -> a.weight() != b.weight() ? Long.compare(b.weight(), a.weight())
+        : Long.compare(b.bytes(), a.bytes()));
     return packUnits(units, tasks, groupSize, sizes.maxSize());
   }
 
@@ -122,12 +135,14 @@ final class FilePacking {
   /** Files (or ranges of files) that one task reads together, their weight and their bytes. */
   private record Unit(List<FloeInputPartition> pieces, long weight, long bytes) {}
 
-  /** {@code units} dealt into {@code tasks} groups when that fits, else packed in turn into groups of {@code groupSize}. */
+  /**
+   * {@code units} (heaviest first) dealt into {@code tasks} groups when that fits, else packed in
+   * turn into groups of {@code groupSize}.
+   */
   private static InputPartition[] packUnits(List<Unit> units, long tasks, long groupSize, long maxSize) {
     if (units.size() == 1) {
       return new InputPartition[] {toPartition(units.get(0).pieces())};
     }
-    units.sort((a, b) -> Long.compare(b.bytes(), a.bytes())); // stable: files of equal size keep their order
     if (units.size() > tasks) {
       InputPartition[] balanced = balanced(units, (int) tasks, maxSize);
       if (balanced != null) {

@@ -76,8 +76,8 @@ public final class FloeScan
   private boolean singleTaskDecided = false;
   private SingleTaskPartitioning singleTask = null;
   /** Set on a copy made by {@link #groupedBy}: the files that one task must read together, and the columns named. */
-  private Function<FileScanTask, Object> groupOf = null;
-  private List<String> groupColumns = List.of();
+  private final Function<FileScanTask, Object> groupOf;
+  private final List<String> groupColumns;
 
   FloeScan(TableView table, StructType requested, Expression filter, Predicate[] pushed, Predicate[] postScan,
       CaseInsensitiveStringMap options, boolean fileFiltering) {
@@ -88,6 +88,26 @@ public final class FloeScan
     this.postScan = postScan;
     this.options = options;
     this.fileFiltering = fileFiltering;
+    this.groupOf = null;
+    this.groupColumns = List.of();
+  }
+
+  /** {@code source}'s read with its planned files, grouped (see {@link #groupedBy}). */
+  private FloeScan(FloeScan source, ScanPlan plan, List<IndexPlanner.IndexUsage> indexUsages, StructType output,
+      Function<FileScanTask, Object> groupOf, List<String> groupColumns) {
+    this.table = source.table;
+    this.requested = source.requested;
+    this.filter = source.filter;
+    this.pushed = source.pushed;
+    this.postScan = source.postScan;
+    this.options = source.options;
+    this.fileFiltering = source.fileFiltering;
+    this.plan = plan;
+    this.indexUsages = indexUsages;
+    this.output = output;
+    this.singleTaskDecided = true; // no keyed partitioning: the write's read needs none
+    this.groupOf = groupOf;
+    this.groupColumns = List.copyOf(groupColumns);
   }
 
   /**
@@ -98,7 +118,7 @@ public final class FloeScan
    * FloeClusteredInputWriteStrategy}). {@code keyOf} takes a row of the columns' values, as
    * Spark's internal values in {@code columns}' order, and returns a value with equality. Null
    * when some planned file's partition spec has no identity field of some column (its rows may
-   * hold many values), or when one key's files weigh more than a split (see {@link
+   * hold many values), or when one key's files hold more than a core's share of the read (see {@link
    * FilePacking#packGroups}), or for a row-level operation's scan.
    */
   public synchronized FloeScan groupedBy(List<String> columns, Function<InternalRow, Object> keyOf) {
@@ -130,14 +150,8 @@ public final class FloeScan
     if (FilePacking.packGroups(table, options, plan().tasks(), t -> null, keys::get) == null) {
       return null;
     }
-    FloeScan grouped = new FloeScan(table, requested, filter, pushed, postScan, options, fileFiltering);
-    grouped.plan = plan;
-    grouped.indexUsages = indexUsages;
-    grouped.output = readSchema();
-    grouped.singleTaskDecided = true; // no keyed partitioning: the write's read needs none
-    grouped.groupOf = task -> keys.computeIfAbsent(task, t -> new Object()); // a file not seen here: its own group
-    grouped.groupColumns = List.copyOf(columns);
-    return grouped;
+    // runtime filters keep planned task objects: every file read has its key here
+    return new FloeScan(this, plan, indexUsages, readSchema(), keys::get, columns);
   }
 
   private static int identityPosition(PartitionSpec spec, int sourceId) {
