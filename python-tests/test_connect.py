@@ -1,7 +1,8 @@
 """Floe through Spark Connect (docs/connect.md): `floe connect` and a `floe.connect(...)` client.
 
 One `floe connect` server for the module (stopped by the last test, with SIGINT to its pid, as
-Ctrl-C would): DDL, INSERT, writeTo create/append/overwritePartitions, DataFrame mergeInto,
+Ctrl-C would): DDL, INSERT, writeTo create/append/overwritePartitions, a partitioned copy of a
+table without the shuffle, DataFrame mergeInto,
 DELETE/UPDATE/MERGE, CALL, ANALYZE, CREATE INDEX, time travel, metadata tables and classed errors,
 all from a Connect client. The launcher's rules (loopback only unless authenticated) and the
 missing-client-packages error need no server.
@@ -102,6 +103,27 @@ def test_ddl_insert_and_write_to(remote: SparkSession) -> None:
     ]  # fmt: skip
     described = _rows(remote, "DESCRIBE TABLE db.w")
     assert ("part", "string", None) in described
+
+
+def test_a_partitioned_copy_of_a_floe_table_skips_the_shuffle(remote: SparkSession) -> None:
+    # README "Writing": each key's files read together by one task, no Exchange in the write
+    remote.sql("CREATE TABLE db.src (id BIGINT, part STRING) USING floe PARTITIONED BY (part)")
+    for i in range(2):  # two files in each partition
+        remote.sql(
+            "INSERT INTO db.src SELECT id, "
+            f"element_at(array('a', 'b', 'c'), CAST(id % 3 AS INT) + 1) FROM range({i}, 300, 2)"
+        )
+    assert len(_rows(remote, "SELECT * FROM db.src.files")) == 6
+    remote.conf.set("spark.floe.read.local-max-rows", "0")  # read by a Spark job, not the driver
+    try:
+        plan = _rows(remote, "EXPLAIN INSERT INTO db.src SELECT * FROM db.src")[0][0]
+        assert "Exchange" not in plan and "groupedBy=[part]" in plan, plan
+        remote.table("db.src").writeTo("db.src_copy").using("floe").partitionedBy("part").create()
+    finally:
+        remote.conf.unset("spark.floe.read.local-max-rows")
+    per_file = "SELECT partition.part, record_count FROM db.src_copy.files ORDER BY 1"
+    assert _rows(remote, per_file) == [("a", 100), ("b", 100), ("c", 100)]
+    assert _rows(remote, "SELECT count(*), sum(id) FROM db.src_copy") == [(300, sum(range(300)))]
 
 
 def test_row_level_statements_and_merge_into(remote: SparkSession) -> None:
