@@ -96,25 +96,13 @@ def test_an_insert_from_one_file_per_folder_skips_the_shuffle_and_writes_the_sam
     partitions: int,
 ) -> None:
     source = write_source(spark, tmp_path / "src", by)
-    for table in ("skip", "shuffled"):
-        spark.sql(
-            f"CREATE TABLE floe.{namespace}.{table} ({COLUMNS}) USING floe "
-            f"PARTITIONED BY ({partitioning})"
-        )
-    insert = f"INSERT INTO floe.{namespace}.skip SELECT {COLUMNS_ORDER} FROM {source}"
-    plan = plan_of(spark, insert)
+    plan, most_stages = insert_both_ways(
+        spark, namespace, partitioning, f"SELECT {COLUMNS_ORDER} FROM {source}"
+    )
     assert "Exchange" not in plan, plan
     assert "Sort [" in plan, plan  # each task still groups its rows by partition
-    spark.sql(insert)
-    with spark_setting(spark, SETTING, "false"):
-        shuffled = f"INSERT INTO floe.{namespace}.shuffled SELECT {COLUMNS_ORDER} FROM {source}"
-        assert "hashpartitioning(" in plan_of(spark, shuffled)
-        spark.sql(shuffled)
-    skip = layout(warehouse, namespace, "skip")
-    assert len(skip) == partitions and set(skip.values()) == {1}, skip  # one file per partition
-    assert skip == layout(warehouse, namespace, "shuffled")
-    assert rows(spark, f"floe.{namespace}.skip") == rows(spark, f"floe.{namespace}.shuffled")
-    assert len(rows(spark, f"floe.{namespace}.skip")) == ROWS
+    assert most_stages == 1
+    assert_the_shuffles_files(spark, warehouse, namespace, partitions, ROWS)
 
 
 def stages(spark: SparkSession, run: Callable[[], Any]) -> int:
@@ -123,6 +111,39 @@ def stages(spark: SparkSession, run: Callable[[], Any]) -> int:
     _, jobs = spark_jobs(spark, run)
     tracker = spark.sparkContext.statusTracker()
     return max(len(tracker.getJobInfo(job).stageIds) for job in jobs)  # type: ignore[union-attr]
+
+
+def insert_both_ways(
+    spark: SparkSession, namespace: str, partitioning: str, query: str
+) -> tuple[str, int]:
+    """Tables ``skip`` and ``shuffled`` (:data:`COLUMNS`, partitioned by ``partitioning``) get the
+    rows of ``query``: ``skip`` as Floe plans it, ``shuffled`` with the setting off (checked to
+    shuffle). Returns ``skip``'s insert plan and the most stages of a job the insert ran."""
+    for table in ("skip", "shuffled"):
+        spark.sql(
+            f"CREATE TABLE floe.{namespace}.{table} ({COLUMNS}) USING floe "
+            f"PARTITIONED BY ({partitioning})"
+        )
+    insert = f"INSERT INTO floe.{namespace}.skip {query}"
+    plan = plan_of(spark, insert)
+    most_stages = stages(spark, lambda: spark.sql(insert))
+    with spark_setting(spark, SETTING, "false"):
+        shuffled = f"INSERT INTO floe.{namespace}.shuffled {query}"
+        assert "hashpartitioning(" in plan_of(spark, shuffled)
+        spark.sql(shuffled)
+    return plan, most_stages
+
+
+def assert_the_shuffles_files(
+    spark: SparkSession, warehouse: Path, namespace: str, partitions: int, count: int
+) -> None:
+    """``skip`` holds one file per partition, ``partitions`` of them, the files and rows (``count``)
+    that ``shuffled`` holds."""
+    skip = layout(warehouse, namespace, "skip")
+    assert len(skip) == partitions and set(skip.values()) == {1}, skip  # one file per partition
+    assert skip == layout(warehouse, namespace, "shuffled")
+    assert rows(spark, f"floe.{namespace}.skip") == rows(spark, f"floe.{namespace}.shuffled")
+    assert len(rows(spark, f"floe.{namespace}.skip")) == count
 
 
 @pytest.mark.usefixtures("shuffle")
@@ -353,26 +374,12 @@ def test_a_floe_table_source_skips_it_reading_each_keys_files_in_one_task(
     # each key's files together in one task, so that each key is still written as one file
     source = f"floe.{namespace}.src"
     floe_source(spark, source, source_by)
-    for table in ("skip", "shuffled"):
-        spark.sql(
-            f"CREATE TABLE floe.{namespace}.{table} ({COLUMNS}) USING floe "
-            f"PARTITIONED BY ({partitioning})"
-        )
     query = f"SELECT * FROM {source} WHERE id % 10 <> 3"
-    insert = f"INSERT INTO floe.{namespace}.skip {query}"
-    plan = plan_of(spark, insert)
+    plan, most_stages = insert_both_ways(spark, namespace, partitioning, query)
     assert "Exchange" not in plan, plan
     assert "groupedBy=[" in plan and "Sort [" in plan, plan
-    assert stages(spark, lambda: spark.sql(insert)) == 1
-    with spark_setting(spark, SETTING, "false"):
-        shuffled = f"INSERT INTO floe.{namespace}.shuffled {query}"
-        assert "hashpartitioning(" in plan_of(spark, shuffled)
-        spark.sql(shuffled)
-    skip = layout(warehouse, namespace, "skip")
-    assert len(skip) == partitions and set(skip.values()) == {1}, skip  # one file per partition
-    assert skip == layout(warehouse, namespace, "shuffled")
-    assert rows(spark, f"floe.{namespace}.skip") == rows(spark, f"floe.{namespace}.shuffled")
-    assert len(rows(spark, f"floe.{namespace}.skip")) == ROWS - ROWS // 10
+    assert most_stages == 1
+    assert_the_shuffles_files(spark, warehouse, namespace, partitions, ROWS - ROWS // 10)
 
 
 @pytest.mark.usefixtures("shuffle", "job_scans")
@@ -531,3 +538,63 @@ def test_a_source_the_iceberg_runtime_wrote_skips_it_too(
         json.dumps([{"region": r}, n], sort_keys=True)
         for r, n in (("eu", 1334), ("us", 1333), ("ap", 1333))
     )
+
+
+@pytest.mark.usefixtures("shuffle", "job_scans")
+def test_odd_names_and_null_keys_of_a_floe_source_skip_it_and_write_what_the_shuffle_writes(
+    spark: SparkSession, namespace: str
+) -> None:
+    # a partition column with a space; values with a space, a slash, a percent sign, non-ASCII
+    # letters and NULL; tables with a space, a dollar sign and a non-ASCII letter in their names
+    ddl = "(id BIGINT, `p q` STRING) USING floe PARTITIONED BY (`p q`)"
+    source = f"floe.{namespace}.`src é $x`"
+    spark.sql(f"CREATE TABLE {source} {ddl}")
+    for i in range(2):
+        spark.sql(
+            f"INSERT INTO {source} SELECT id, element_at(array('a b', 'é/x', '100%', NULL), "
+            f"CAST(id % 4 AS INT) + 1) FROM range({i}, 400, 2, 2)"
+        )
+    tables = [f"floe.{namespace}.`t é $x`", f"floe.{namespace}.`shuffled t`"]
+    for table in tables:
+        spark.sql(f"CREATE TABLE {table} {ddl}")
+    insert = f"INSERT INTO {tables[0]} SELECT * FROM {source}"
+    plan = plan_of(spark, insert)
+    assert "Exchange" not in plan and "groupedBy=[p q]" in plan, plan
+    spark.sql(insert)
+    with spark_setting(spark, SETTING, "false"):
+        spark.sql(f"INSERT INTO {tables[1]} SELECT * FROM {source}")
+
+    def per_file(table: str) -> list[Any]:
+        return spark.sql(
+            f"SELECT partition.`p q`, record_count FROM {table}.files ORDER BY 1 NULLS FIRST"
+        ).collect()
+
+    assert per_file(tables[0]) == per_file(tables[1])
+    assert [r[0] for r in per_file(tables[0])] == [None, "100%", "a b", "é/x"]
+    assert rows(spark, tables[0]) == rows(spark, tables[1])
+
+
+@pytest.mark.usefixtures("shuffle", "job_scans")
+@pytest.mark.parametrize("split", ["-5", "9223372036854775807"])
+def test_split_sizes_out_of_range_fail_clearly_or_skip_it(
+    spark: SparkSession, warehouse: Path, namespace: str, split: str
+) -> None:
+    # a negative split size fails the insert naming the setting, with nothing written; the
+    # largest one leaves every key's files in range (no overflow): the shuffle is skipped
+    source = f"floe.{namespace}.src"
+    floe_source(spark, source, "region")
+    spark.sql(f"CREATE TABLE floe.{namespace}.t ({COLUMNS}) USING floe PARTITIONED BY (region)")
+    insert = f"INSERT INTO floe.{namespace}.t SELECT * FROM {source}"
+    with spark_setting(spark, "spark.sql.files.maxPartitionBytes", split):
+        if split.startswith("-"):
+            with pytest.raises(Exception) as error:
+                spark.sql(insert)
+            message = str(error.value)
+            assert "spark.sql.files.maxPartitionBytes" in message and split in message, message
+        else:
+            assert "groupedBy=[region]" in plan_of(spark, insert)
+            spark.sql(insert)
+    expected = 0 if split.startswith("-") else ROWS
+    assert spark.sql(f"SELECT count(*) FROM floe.{namespace}.t").collect()[0][0] == expected
+    if expected:
+        assert set(files_per_partition(warehouse, namespace, "t").values()) == {1}
