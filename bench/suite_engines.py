@@ -250,8 +250,6 @@ def create_table(
     properties: Mapping[str, str],
 ) -> str:  # fmt: skip
     """``ctx.create_table``: writes ``df`` as this engine's table ``name``."""
-    from pyspark.sql.functions import col
-
     if ctx.engine in ("parquet", "delta"):
         path = ctx.table_path(name)
         spark = ctx.spark
@@ -271,18 +269,34 @@ def create_table(
                 spark.conf.unset(key)
         ctx.refresh(name)
         return ctx.table(name)
+    # A catalog table comes from SQL's CREATE TABLE ... AS SELECT over a view of ``df``, not from
+    # ``df.writeTo(...).create()``: Spark 4.1 analyzes the DataFrame's plan again inside
+    # ``DataFrameWriterV2``, and for a Parquet source that infers its schema again, with a Spark
+    # job, which the Parquet and Delta writes above (``DataFrameWriter.save``) never run
+    # (docs/benchmarks.md, W12).
     ident = ctx.table(name)
     ctx.spark.sql(f"DROP TABLE IF EXISTS {ident}")
-    writer2 = df.writeTo(ident)
-    if ctx.engine.startswith("iceberg"):
-        writer2 = writer2.using("iceberg")
-    if partition_cols:
-        first, *rest = (col(c) for c in partition_cols)
-        writer2 = writer2.partitionedBy(first, *rest)
-    for key, value in properties.items():
-        writer2 = writer2.tableProperty(key, value)
-    writer2.create()
+    view = f"bench_ctas_source_{name}"
+    using = " USING iceberg" if ctx.engine.startswith("iceberg") else ""
+    partitioned = (
+        f" PARTITIONED BY ({', '.join(quote_name(c) for c in partition_cols)})"
+        if partition_cols
+        else ""
+    )
+    df.createOrReplaceTempView(view)
+    try:
+        ctx.spark.sql(
+            f"CREATE TABLE {ident}{using}{partitioned}{_ddl_properties(properties)} "
+            f"AS SELECT * FROM {view}"
+        )
+    finally:
+        ctx.spark.catalog.dropTempView(view)
     return ident
+
+
+def quote_name(name: str) -> str:
+    """``name`` as a SQL identifier (backquoted, backquotes doubled)."""
+    return "`" + name.replace("`", "``") + "`"
 
 
 def table_location(ctx: Context, name: str) -> Path:
