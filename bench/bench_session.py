@@ -49,9 +49,9 @@ def write_report(
 SCAN_NODES = ("BatchScanExec", "FloeLocalReadExec")
 
 
-def only_scan_node(plan: Any, kinds: tuple[str, ...] = SCAN_NODES) -> Any:
-    """The one scan node of a physical plan (a JVM ``SparkPlan``) whose class is among ``kinds``,
-    looking through adaptive execution's wrappers; exits when there is not exactly one."""
+def scan_nodes(plan: Any, kinds: tuple[str, ...] = SCAN_NODES) -> list[Any]:
+    """The nodes of a physical plan (a JVM ``SparkPlan``) whose class is among ``kinds``, looking
+    through adaptive execution's wrappers (after a run: the final plan)."""
     found: list[Any] = []
 
     def walk(node: Any) -> None:
@@ -69,6 +69,13 @@ def only_scan_node(plan: Any, kinds: tuple[str, ...] = SCAN_NODES) -> Any:
             walk(children.apply(i))
 
     walk(plan)
+    return found
+
+
+def only_scan_node(plan: Any, kinds: tuple[str, ...] = SCAN_NODES) -> Any:
+    """The one scan node of a physical plan whose class is among ``kinds`` (:func:`scan_nodes`);
+    exits when there is not exactly one."""
+    found = scan_nodes(plan, kinds)
     if len(found) != 1:
         raise SystemExit(f"Expected one {' or '.join(kinds)} in the plan, found {len(found)}")
     return found[0]

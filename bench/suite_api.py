@@ -267,6 +267,28 @@ class Context:
         bus.waitUntilEmpty()
         return len(set(context.statusTracker().getJobIdsForGroup(None)) - before)
 
+    def files_opened(self, sql: str) -> int | None:
+        """How many data files one run of ``sql`` (collected, untimed) planned to read, each of
+        which its reader opens (its footer at least; a bloom filter or page statistics may then
+        skip its row groups): a DSv2 scan's ``resultDataFiles`` metric (Floe and Iceberg, after
+        partition, bounds and index pruning) or a file source scan's ``numFiles`` (Parquet,
+        Delta). None when the plan has no scan node or more than one."""
+        from bench_session import scan_nodes
+
+        df = self.spark.sql(sql)
+        df.collect()
+        scans = scan_nodes(
+            df._jdf.queryExecution().executedPlan(),
+            ("BatchScanExec", "FloeLocalReadExec", "FileSourceScanExec"),
+        )
+        if len(scans) != 1:
+            return None
+        metrics = scans[0].metrics()
+        for key in ("resultDataFiles", "numFiles"):
+            if metrics.contains(key):
+                return int(metrics.apply(key).value())
+        return None
+
     def case(self, name: str, seconds: Sequence[float], **extra: Any) -> Case:
         """A :class:`Case` of this engine. ``extra`` keys ``bytes_written``, ``files_written``,
         ``files_read``, ``answer`` and ``repeated`` fill those fields; any other key goes to

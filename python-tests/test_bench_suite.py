@@ -431,7 +431,8 @@ def test_a_catalog_table_is_created_without_inferring_the_sources_schema_again(
     _, rewritten = spark_jobs(spark, lambda: df.writeTo(f"{table}_v2").create())
     assert len(saved) == 1 and len(created) == len(saved), (created, saved)
     assert len(rewritten) == 2, rewritten  # why the suite does not use writeTo
-    assert dict(spark.sql(f"SHOW TBLPROPERTIES {table}").collect()).get("bench.p") == "yes"
+    properties = {r[0]: r[1] for r in spark.sql(f"SHOW TBLPROPERTIES {table}").collect()}
+    assert properties.get("bench.p") == "yes"
     ctx.create_table(name, df, ("p q",), {})  # replaces it
     for t in (table, f"{table}_v2"):
         assert spark.sql(f"SELECT count(*), sum(id) FROM {t}").first() == (1000, 499500)
@@ -439,3 +440,27 @@ def test_a_catalog_table_is_created_without_inferring_the_sources_schema_again(
     assert partitions is not None and partitions[0] == 3
     assert not [v for v in spark.catalog.listTables() if v.name.startswith("bench_ctas_source")]
     spark.sql(f"DROP TABLE {table}_v2")
+
+
+def test_files_opened_counts_the_data_files_a_lookup_reads(
+    spark: SparkSession, tmp_path: Path, namespace: str
+) -> None:
+    """W10's "data files opened": Floe's pruned scan (read on the driver or by a job), none for a
+    key no file can hold, and a Parquet folder's files through Spark's file source."""
+    table = f"floe.{namespace}.opened"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT, p INT) USING floe PARTITIONED BY (p)")
+    for p in range(3):
+        spark.sql(f"INSERT INTO {table} VALUES ({p * 10}, {p}), ({p * 10 + 1}, {p})")
+    ctx = Context("floe", spark, tmp_path, tmp_path, quick=True)
+    assert ctx.files_opened(f"SELECT * FROM {table} WHERE p = 1") == 1
+    assert ctx.files_opened(f"SELECT * FROM {table} WHERE id > 5") == 2
+    assert ctx.files_opened(f"SELECT * FROM {table} WHERE p = 7") == 0
+    try:
+        spark.conf.set("spark.floe.read.local-max-rows", "0")  # a job's scan, not the driver's
+        assert ctx.files_opened(f"SELECT count(*) FROM {table} WHERE id >= 0") == 3
+    finally:
+        spark.conf.unset("spark.floe.read.local-max-rows")
+    folder = tmp_path / "folder"
+    spark.range(0, 30, 1, 3).write.parquet(str(folder))
+    assert ctx.files_opened(f"SELECT * FROM parquet.`{folder}` WHERE id = 4") == 3
+    assert ctx.files_opened(f"SELECT * FROM {table} a JOIN {table} b USING (id)") is None

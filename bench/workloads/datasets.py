@@ -122,10 +122,12 @@ def d2_id(n: int) -> int:
     return n * D2_MULTIPLIER % D2_MODULUS
 
 
-def d2_frame(spark: SparkSession, rows: int) -> DataFrame:
-    """D2's first ``rows`` rows (:func:`d2` writes them)."""
+def d2_frame(spark: SparkSession, rows: int, start: int = 0) -> DataFrame:
+    """D2's rows ``start`` .. ``rows - 1`` (:func:`d2` writes the first ``rows``; W10 appends
+    rows past them, in one partition when ``start`` is given)."""
     # The product is taken in DECIMAL(38, 0): a BIGINT product overflows, an error under ANSI.
-    return spark.range(rows).selectExpr(
+    numbered = spark.range(start, rows, 1, 1) if start else spark.range(rows)
+    return numbered.selectExpr(
         f"CAST(pmod(CAST(id AS DECIMAL(38, 0)) * {D2_MULTIPLIER}, {D2_MODULUS}) AS BIGINT) AS id",
         f"concat('tag-', CAST(abs(xxhash64(id, 11)) % {D2_TAGS} AS STRING)) AS tag",
         "CAST(abs(xxhash64(id, 12)) % 1000000 AS BIGINT) AS p_bigint",
