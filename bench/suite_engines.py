@@ -180,7 +180,7 @@ def table_properties(engine: str) -> dict[str, str]:
 def _ddl_properties(properties: Mapping[str, str]) -> str:
     if not properties:
         return ""
-    items = ", ".join(f"'{k}' = '{v}'" for k, v in properties.items())
+    items = ", ".join(f"{quote_text(k)} = {quote_text(v)}" for k, v in properties.items())
     return f" TBLPROPERTIES ({items})"
 
 
@@ -192,7 +192,11 @@ def _empty_catalog_table(
     partition discovery puts them)."""
     ctx.spark.sql(f"DROP TABLE IF EXISTS {ident}")
     columns = ", ".join(f"`{f.name}` {f.dataType.simpleString()}" for f in schema_df.schema.fields)
-    partitioned = f" PARTITIONED BY ({', '.join(partition_cols)})" if partition_cols else ""
+    partitioned = (
+        f" PARTITIONED BY ({', '.join(quote_name(c) for c in partition_cols)})"
+        if partition_cols
+        else ""
+    )
     using = " USING iceberg" if ctx.engine.startswith("iceberg") else ""
     ctx.spark.sql(
         f"CREATE TABLE {ident} ({columns}){using}{partitioned}{_ddl_properties(properties)}"
@@ -272,8 +276,8 @@ def create_table(
     # A catalog table comes from SQL's CREATE TABLE ... AS SELECT over a view of ``df``, not from
     # ``df.writeTo(...).create()``: Spark 4.1 analyzes the DataFrame's plan again inside
     # ``DataFrameWriterV2``, and for a Parquet source that infers its schema again, with a Spark
-    # job, which the Parquet and Delta writes above (``DataFrameWriter.save``) never run
-    # (docs/benchmarks.md, W12).
+    # job, which Parquet's write above (``DataFrameWriter.save``) does not run (docs/benchmarks.md,
+    # W12).
     ident = ctx.table(name)
     ctx.spark.sql(f"DROP TABLE IF EXISTS {ident}")
     view = f"bench_ctas_source_{name}"
@@ -287,7 +291,7 @@ def create_table(
     try:
         ctx.spark.sql(
             f"CREATE TABLE {ident}{using}{partitioned}{_ddl_properties(properties)} "
-            f"AS SELECT * FROM {view}"
+            f"AS SELECT * FROM {quote_name(view)}"
         )
     finally:
         ctx.spark.catalog.dropTempView(view)
@@ -297,6 +301,11 @@ def create_table(
 def quote_name(name: str) -> str:
     """``name`` as a SQL identifier (backquoted, backquotes doubled)."""
     return "`" + name.replace("`", "``") + "`"
+
+
+def quote_text(text: str) -> str:
+    """``text`` as a SQL string literal (quotes and backslashes escaped)."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def table_location(ctx: Context, name: str) -> Path:

@@ -426,13 +426,16 @@ def test_a_catalog_table_is_created_without_inferring_the_sources_schema_again(
     ctx = Context("floe", spark, tmp_path, tmp_path, quick=True)
     name = unique_name("created")
     table = ctx.table(name)
-    _, created = spark_jobs(spark, lambda: ctx.create_table(name, df, (), {"bench.p": "yes"}))
+    value = "it's a \\ value"  # quoted and escaped in TBLPROPERTIES
+    _, created = spark_jobs(spark, lambda: ctx.create_table(name, df, (), {"bench.p": value}))
     _, saved = spark_jobs(spark, lambda: df.write.parquet(str(tmp_path / "saved")))
     _, rewritten = spark_jobs(spark, lambda: df.writeTo(f"{table}_v2").create())
     assert len(saved) == 1 and len(created) == len(saved), (created, saved)
-    assert len(rewritten) == 2, rewritten  # why the suite does not use writeTo
+    # why the suite does not use writeTo (Spark 4.1.4); should Spark stop inferring the schema
+    # again, this fails and the comment in suite_engines.create_table is out of date
+    assert len(rewritten) == 2, rewritten
     properties = {r[0]: r[1] for r in spark.sql(f"SHOW TBLPROPERTIES {table}").collect()}
-    assert properties.get("bench.p") == "yes"
+    assert properties.get("bench.p") == value
     ctx.create_table(name, df, ("p q",), {})  # replaces it
     for t in (table, f"{table}_v2"):
         assert spark.sql(f"SELECT count(*), sum(id) FROM {t}").first() == (1000, 499500)
@@ -446,18 +449,24 @@ def test_files_opened_counts_the_data_files_a_lookup_reads(
     spark: SparkSession, tmp_path: Path, namespace: str
 ) -> None:
     """W10's "data files opened": Floe's pruned scan (read on the driver or by a job), none for a
-    key no file can hold, and a Parquet folder's files through Spark's file source."""
+    key no file can hold or that the index rules out within a file's bounds (W10's miss), and a
+    Parquet folder's files through Spark's file source."""
     table = f"floe.{namespace}.opened"
     spark.sql(f"CREATE TABLE {table} (id BIGINT, p INT) USING floe PARTITIONED BY (p)")
     for p in range(3):
         spark.sql(f"INSERT INTO {table} VALUES ({p * 10}, {p}), ({p * 10 + 1}, {p})")
+    spark.sql(f"INSERT INTO {table} VALUES (30, 3), (40, 3)")
     ctx = Context("floe", spark, tmp_path, tmp_path, quick=True)
     assert ctx.files_opened(f"SELECT * FROM {table} WHERE p = 1") == 1
-    assert ctx.files_opened(f"SELECT * FROM {table} WHERE id > 5") == 2
+    assert ctx.files_opened(f"SELECT * FROM {table} WHERE id > 5") == 3
     assert ctx.files_opened(f"SELECT * FROM {table} WHERE p = 7") == 0
+    assert ctx.files_opened(f"SELECT * FROM {table} WHERE id = 35") == 1  # within 30..40
+    spark.sql(f"CREATE INDEX by_id ON {table} USING btree (id)")
+    assert ctx.files_opened(f"SELECT * FROM {table} WHERE id = 35") == 0
+    assert ctx.files_opened(f"SELECT * FROM {table} WHERE id = 40") == 1
     try:
         spark.conf.set("spark.floe.read.local-max-rows", "0")  # a job's scan, not the driver's
-        assert ctx.files_opened(f"SELECT count(*) FROM {table} WHERE id >= 0") == 3
+        assert ctx.files_opened(f"SELECT count(*) FROM {table} WHERE id >= 0") == 4
     finally:
         spark.conf.unset("spark.floe.read.local-max-rows")
     folder = tmp_path / "folder"

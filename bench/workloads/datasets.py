@@ -122,11 +122,11 @@ def d2_id(n: int) -> int:
     return n * D2_MULTIPLIER % D2_MODULUS
 
 
-def d2_frame(spark: SparkSession, rows: int, start: int = 0) -> DataFrame:
-    """D2's rows ``start`` .. ``rows - 1`` (:func:`d2` writes the first ``rows``; W10 appends
-    rows past them, in one partition when ``start`` is given)."""
+def d2_frame(spark: SparkSession, end: int, start: int | None = None) -> DataFrame:
+    """D2's rows ``start`` .. ``end - 1``: without ``start`` its first ``end`` rows (what :func:`d2`
+    writes), with it one partition of the rows past them (W10's appends)."""
     # The product is taken in DECIMAL(38, 0): a BIGINT product overflows, an error under ANSI.
-    numbered = spark.range(start, rows, 1, 1) if start else spark.range(rows)
+    numbered = spark.range(end) if start is None else spark.range(start, end, 1, 1)
     return numbered.selectExpr(
         f"CAST(pmod(CAST(id AS DECIMAL(38, 0)) * {D2_MULTIPLIER}, {D2_MODULUS}) AS BIGINT) AS id",
         f"concat('tag-', CAST(abs(xxhash64(id, 11)) % {D2_TAGS} AS STRING)) AS tag",

@@ -178,12 +178,10 @@ def lookups(ctx: Context, sqls: dict[str, str]) -> list[Case]:
     for name, sql in sqls.items():
         case = ctx.query_case(name, sql, files_read=ctx.files_opened(sql))
         if ctx.engine == "floe" and name in FILES_OPENED_GOALS:
+            # no single scan node to count: the goal is missed, not left out of the report
+            opened = float("inf") if case.files_read is None else case.files_read
             case.extra["own_goal"] = [
-                {
-                    "metric": "data files opened",
-                    "value": case.files_read,
-                    "goal": FILES_OPENED_GOALS[name],
-                }
+                {"metric": "data files opened", "value": opened, "goal": FILES_OPENED_GOALS[name]}
             ]
         cases.append(case)
     return cases
@@ -231,15 +229,19 @@ def after_changes(ctx: Context, table: str, src: Path) -> list[Case]:
     for t in tables:
         ctx.spark.sql(f"DELETE FROM {t} WHERE {DELETE}").collect()
     appends = APPENDS_QUICK if ctx.quick else APPENDS
+    assert appends % 2 == 0, "ABBA pairs need an even number of measured appends"
     start = rows + APPENDED_FROM
     timed: dict[str, list[float]] = {t: [] for t in tables}
     for i in range(appends + 1):  # the first unmeasured
-        datasets.d2_frame(ctx.spark, start + APPEND_ROWS, start).createOrReplaceTempView(
-            "w10_append"
+        # the new rows are generated into a Parquet file first (untimed): each timed INSERT reads
+        # that file, so its time is the engine's append, not the rows' generation
+        rows_file = ctx.work / f"w10-append-{i}"
+        datasets.d2_frame(ctx.spark, start + APPEND_ROWS, start).write.mode("overwrite").parquet(
+            str(rows_file)
         )
         for t in tables if i % 2 == 0 else tables[::-1]:
             started = time.perf_counter()
-            ctx.spark.sql(f"INSERT INTO {t} SELECT * FROM w10_append").collect()
+            ctx.spark.sql(f"INSERT INTO {t} SELECT * FROM parquet.{quote_path(rows_file)}")
             if i:
                 timed[t].append(time.perf_counter() - started)
         start += APPEND_ROWS
