@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -280,7 +281,7 @@ def create_table(
     # W12).
     ident = ctx.table(name)
     ctx.spark.sql(f"DROP TABLE IF EXISTS {ident}")
-    view = f"bench_ctas_source_{name}"
+    view = f"bench_ctas_source_{uuid.uuid4().hex}"  # a plain identifier whatever the table's name
     using = " USING iceberg" if ctx.engine.startswith("iceberg") else ""
     partitioned = (
         f" PARTITIONED BY ({', '.join(quote_name(c) for c in partition_cols)})"

@@ -304,17 +304,27 @@ def test_odd_names_and_a_null_folder_skip_it_and_write_what_the_shuffle_writes(
         "SELECT id, element_at(array('a b', 'é/x', '100%', NULL), CAST(id % 4 AS INT) + 1) "
         "AS `p q` FROM range(0, 400, 1, 1)"
     ).write.partitionBy("p q").parquet(str(source))
-    relation = f"parquet.`{source}`"
+    plan = insert_odd_names_both_ways(spark, namespace, f"SELECT id, `p q` FROM parquet.`{source}`")
+    assert "Exchange" not in plan, plan
+
+
+ODD_DDL = "(id BIGINT, `p q` STRING) USING floe PARTITIONED BY (`p q`)"
+
+
+def insert_odd_names_both_ways(spark: SparkSession, namespace: str, query: str) -> str:
+    """Tables with a space, a dollar sign and a non-ASCII letter in their names (:data:`ODD_DDL`:
+    partitioned by a column with a space) get the rows of ``query``, whose ``p q`` values are
+    'a b', 'é/x', '100%' and NULL: the first as Floe plans it, the second with the setting off.
+    Checks that both hold the same files per partition and the same rows; returns the first
+    insert's plan."""
     tables = [f"floe.{namespace}.`t é $x`", f"floe.{namespace}.`shuffled t`"]
     for table in tables:
-        spark.sql(
-            f"CREATE TABLE {table} (id BIGINT, `p q` STRING) USING floe PARTITIONED BY (`p q`)"
-        )
-    insert = f"INSERT INTO {tables[0]} SELECT id, `p q` FROM {relation}"
-    assert "Exchange" not in plan_of(spark, insert)
+        spark.sql(f"CREATE TABLE {table} {ODD_DDL}")
+    insert = f"INSERT INTO {tables[0]} {query}"
+    plan = plan_of(spark, insert)
     spark.sql(insert)
     with spark_setting(spark, SETTING, "false"):
-        spark.sql(f"INSERT INTO {tables[1]} SELECT id, `p q` FROM {relation}")
+        spark.sql(f"INSERT INTO {tables[1]} {query}")
 
     def per_file(table: str) -> list[Any]:
         return spark.sql(
@@ -324,6 +334,7 @@ def test_odd_names_and_a_null_folder_skip_it_and_write_what_the_shuffle_writes(
     assert per_file(tables[0]) == per_file(tables[1])
     assert [r[0] for r in per_file(tables[0])] == [None, "100%", "a b", "é/x"]
     assert rows(spark, tables[0]) == rows(spark, tables[1])
+    return plan
 
 
 def files_per_partition(warehouse: Path, namespace: str, table: str) -> Counter[str]:
@@ -546,32 +557,15 @@ def test_odd_names_and_null_keys_of_a_floe_source_skip_it_and_write_what_the_shu
 ) -> None:
     # a partition column with a space; values with a space, a slash, a percent sign, non-ASCII
     # letters and NULL; tables with a space, a dollar sign and a non-ASCII letter in their names
-    ddl = "(id BIGINT, `p q` STRING) USING floe PARTITIONED BY (`p q`)"
     source = f"floe.{namespace}.`src é $x`"
-    spark.sql(f"CREATE TABLE {source} {ddl}")
+    spark.sql(f"CREATE TABLE {source} {ODD_DDL}")
     for i in range(2):
         spark.sql(
             f"INSERT INTO {source} SELECT id, element_at(array('a b', 'é/x', '100%', NULL), "
             f"CAST(id % 4 AS INT) + 1) FROM range({i}, 400, 2, 2)"
         )
-    tables = [f"floe.{namespace}.`t é $x`", f"floe.{namespace}.`shuffled t`"]
-    for table in tables:
-        spark.sql(f"CREATE TABLE {table} {ddl}")
-    insert = f"INSERT INTO {tables[0]} SELECT * FROM {source}"
-    plan = plan_of(spark, insert)
+    plan = insert_odd_names_both_ways(spark, namespace, f"SELECT * FROM {source}")
     assert "Exchange" not in plan and "groupedBy=[p q]" in plan, plan
-    spark.sql(insert)
-    with spark_setting(spark, SETTING, "false"):
-        spark.sql(f"INSERT INTO {tables[1]} SELECT * FROM {source}")
-
-    def per_file(table: str) -> list[Any]:
-        return spark.sql(
-            f"SELECT partition.`p q`, record_count FROM {table}.files ORDER BY 1 NULLS FIRST"
-        ).collect()
-
-    assert per_file(tables[0]) == per_file(tables[1])
-    assert [r[0] for r in per_file(tables[0])] == [None, "100%", "a b", "é/x"]
-    assert rows(spark, tables[0]) == rows(spark, tables[1])
 
 
 @pytest.mark.usefixtures("shuffle", "job_scans")
