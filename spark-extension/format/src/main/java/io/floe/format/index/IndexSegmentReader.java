@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -225,17 +224,17 @@ public final class IndexSegmentReader {
     return page;
   }
 
+  /** How many pages the segment holds. */
+  int pageCount() {
+    return directory().pages().size();
+  }
+
   /**
-   * Calls {@code action} with every key and its files, in key order (reads every page: for merges,
-   * which neither use nor fill the pages shared with lookups).
+   * Page {@code number}, read and decoded for a merge, which reads every page once in key order: it
+   * neither uses nor fills the pages shared with lookups.
    */
-  void forEachEntry(BiConsumer<Object, RoaringBitmap> action) {
-    for (int p = 0; p < directory().pages().size(); p++) {
-      IndexPage page = decodePage(p, directory().pages().get(p));
-      for (int i = 0; i < page.size(); i++) {
-        action.accept(page.key(i), page.files(i));
-      }
-    }
+  IndexPage readPage(int number) {
+    return decodePage(number, directory().pages().get(number));
   }
 
   /** The footer entry of the blob of {@code type}, after checking the footer lists exactly the three blobs. */

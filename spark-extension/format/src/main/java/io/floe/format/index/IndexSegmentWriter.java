@@ -52,6 +52,11 @@ public final class IndexSegmentWriter {
   private int[] entryFiles = new int[1024];
   /** The first key added through {@link #addEntry} that does not fit the key type ({@link #write} rejects it). */
   private Object invalidKey;
+  /**
+   * Whether every entry came through {@link #addInOrder}, which takes keys in ascending order (as a
+   * merge of segments reads them): {@link #write} then keeps the order they came in, without a sort.
+   */
+  private boolean inKeyOrder = true;
 
   private IndexSegmentWriter(Builder b) {
     this.type = b.type;
@@ -72,6 +77,7 @@ public final class IndexSegmentWriter {
 
   /** Covers {@code file} with its values; a file added twice holds the values of both. */
   public IndexSegmentWriter add(FileValues file) {
+    inKeyOrder = false;
     int ordinal = cover(file.path());
     for (Object value : file.values()) {
       addEntry(value, ordinal);
@@ -91,6 +97,7 @@ public final class IndexSegmentWriter {
     if (!integral) {
       throw new IllegalArgumentException("Index key type " + keyType + " is not integral: add its values with add()");
     }
+    inKeyOrder = false;
     int ordinal = cover(path);
     noteRun(values);
     for (long value : values) {
@@ -123,6 +130,11 @@ public final class IndexSegmentWriter {
     runStarts[runs++] = size;
   }
 
+  /** Whether keys are kept as primitive longs (int, bigint, date, time and timestamp columns). */
+  boolean integralKeys() {
+    return integral;
+  }
+
   /** Covers {@code path}, returning its ordinal. */
   int cover(String path) {
     return ordinals.computeIfAbsent(Objects.requireNonNull(path, "Data file path is null"), p -> ordinals.size());
@@ -132,8 +144,25 @@ public final class IndexSegmentWriter {
     nullFiles.add(ordinal);
   }
 
+  /**
+   * Adds key {@code key}, above every key added before, held by the first {@code count} of
+   * {@code ordinals} (files this writer covers): how a merge adds the union of its segments, key by
+   * key. A key out of order is an error.
+   */
+  void addInOrder(Object key, int[] ordinals, int count) {
+    if (inKeyOrder && size > 0 && IndexKeys.ORDER.compare(key(size - 1), key) >= 0) {
+      throw new IllegalArgumentException("Index keys out of order: " + key + " after " + key(size - 1));
+    }
+    boolean wasInKeyOrder = inKeyOrder;
+    for (int j = 0; j < count; j++) {
+      addEntry(key, ordinals[j]);
+    }
+    inKeyOrder = wasInKeyOrder;
+  }
+
   void addEntry(Object value, int ordinal) {
     runStarts = null; // entries added one by one: no known runs
+    inKeyOrder = false;
     if (integral) {
       if (intKeys ? value instanceof Integer : value instanceof Long) {
         appendLong(((Number) value).longValue(), ordinal);
@@ -185,7 +214,7 @@ public final class IndexSegmentWriter {
       if (integral) { // the key's single-value bytes, without an array per key
         page.lengthPrefixedLittleEndian(longKeys[position], intKeys ? Integer.BYTES : Long.BYTES);
       } else {
-        page.lengthPrefixed(IndexKeys.toBytes(keyType, keys.get(position)));
+        page.lengthPrefixed(checkedBytes(keys.get(position)));
       }
       if (type == IndexType.BTREE) {
         IndexPage.appendBtreeFiles(keyFiles, count, page);
@@ -250,10 +279,15 @@ public final class IndexSegmentWriter {
   /** Entry positions sorted by key, after checking each key fits the key type. */
   private int[] sortedEntries() {
     if (invalidKey != null) {
-      checkKey(invalidKey);
+      checkedBytes(invalidKey);
+    }
+    if (inKeyOrder) { // each key is checked as it is written
+      int[] order = new int[size];
+      Arrays.setAll(order, i -> i);
+      return order;
     }
     for (Object key : keys) {
-      checkKey(key);
+      checkedBytes(key);
     }
     if (!integral) {
       return EntryOrder.of(keys);
@@ -264,7 +298,12 @@ public final class IndexSegmentWriter {
   }
 
   private boolean sameKey(int a, int b) {
-    return integral ? longKeys[a] == longKeys[b] : IndexKeys.ORDER.compare(keys.get(a), keys.get(b)) == 0;
+    if (integral) {
+      return longKeys[a] == longKeys[b];
+    }
+    Object left = keys.get(a);
+    Object right = keys.get(b);
+    return left == right || IndexKeys.ORDER.compare(left, right) == 0; // a merge adds one key object per file
   }
 
   /** The key of entry {@code position} in Floe's Java value representation. */
@@ -276,9 +315,10 @@ public final class IndexSegmentWriter {
     return intKeys ? (Object) (int) key : (Object) key;
   }
 
-  private void checkKey(Object key) {
+  /** The single-value bytes of {@code key}, or an error naming it if it does not fit the key type. */
+  private byte[] checkedBytes(Object key) {
     try {
-      IndexKeys.toBytes(keyType, key);
+      return IndexKeys.toBytes(keyType, key);
     } catch (ClassCastException | IllegalArgumentException e) {
       throw new IllegalArgumentException("Invalid value for an index key of type " + keyType + ": " + key + " ("
           + key.getClass().getName() + ")", e);

@@ -192,6 +192,37 @@ public class TestIndexSegments {
     assertEquals(List.of(path(0), path(10), path(15)), sorted(m.lookup(nulls).paths()));
   }
 
+  /** A commit's merge leaves a segment larger than twice the smaller ones picked, until they grow. */
+  @Test
+  public void mergeLeavesASegmentMuchLargerThanTheSmallOnes() {
+    IndexSegment big = segment("big.puffin", 0, 60);
+    List<IndexSegment> small = new ArrayList<>();
+    TableIndex.Builder builder = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(big);
+    for (int f = 60; f < 63; f++) {
+      IndexSegment one = segment("small" + f + ".puffin", f, f + 1);
+      small.add(one);
+      builder.addSegment(one);
+    }
+    long smallBytes = small.stream().mapToLong(IndexSegment::fileSizeInBytes).sum();
+    assertTrue(big.fileSizeInBytes() + " bytes against " + smallBytes,
+        big.fileSizeInBytes() > IndexSegmentMerger.MAX_SIZE_OVER_PICKED * smallBytes);
+    assertEquals("the small ones only", small,
+        IndexSegmentMerger.segmentsToMerge(builder.build(), 4, IndexSegmentMerger.Limits.DEFAULT));
+
+    int f = 63;
+    while (IndexSegmentMerger.MAX_SIZE_OVER_PICKED * smallBytes < big.fileSizeInBytes()) {
+      IndexSegment one = segment("small" + f + ".puffin", f, f + 1);
+      small.add(one);
+      builder.addSegment(one);
+      smallBytes += one.fileSizeInBytes();
+      f++;
+    }
+    List<IndexSegment> all = new ArrayList<>(small);
+    all.add(big);
+    assertEquals("the small ones have grown: the large one joins them", all,
+        IndexSegmentMerger.segmentsToMerge(builder.build(), 4, IndexSegmentMerger.Limits.DEFAULT));
+  }
+
   private static List<String> sorted(List<String> in) {
     List<String> out = new ArrayList<>(in);
     out.sort(null);
