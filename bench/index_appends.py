@@ -7,9 +7,10 @@ the appends between merges.
     python bench/index_appends.py [--appends 36] [--quick] [--dir PATH] [--out PATH]
 
 D2 (bench/workloads/datasets.py, the suite's input, generated under ``--dir`` when missing) is
-imported into a Floe table with W10's ``by_id`` (btree on ``id``) and ``by_tag`` (inverted on
-``tag``), set to W10's row-level configuration and changed by W10's 1% ``DELETE``; then
-``--appends`` appends of W10's 10,000 new rows each are generated into Parquet files (untimed) and
+imported into a Floe table as W10 imports it (``add_files`` of its 100 files), given W10's
+``by_id`` (btree on ``id``) and ``by_tag`` (inverted on ``tag``), set to W10's row-level
+configuration and changed by W10's 1% ``DELETE``; then ``--appends`` appends of W10's 10,000 new
+rows each are generated into Parquet files (untimed) and
 inserted one by one (timed). ``floe.index.min-segments-to-merge`` is left at its default (16), so
 a merge happens about every 15 appends. Reported: each append's seconds and segments, the median
 append, the appends that merged, and the total of all appends but the first. Floe's jar is the
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_session import spark_conf, write_report
-from suite_api import quote_path
+from suite_api import link_tree, quote_path
 from workloads import datasets
 from workloads.w10_index import APPEND_ROWS, APPENDED_FROM, DELETE, FLOE_ROW_LEVEL
 
@@ -61,7 +62,14 @@ def main(argv: list[str] | None = None) -> int:
 def run(spark: Any, work: Path, warehouse: Path, appends: int, quick: bool) -> dict[str, Any]:
     src = datasets.d2(spark, work / "inputs", quick)
     spark.sql("CREATE NAMESPACE IF NOT EXISTS floe.bench")
-    spark.sql(f"CREATE TABLE {TABLE} AS SELECT * FROM parquet.{quote_path(src)}")
+    # as W10 imports it: D2's 100 files themselves (add_files of hard links inside the table's
+    # location), not a rewrite of them (a CTAS writes them into a few large files)
+    spark.sql(f"CREATE TABLE {TABLE} AS SELECT * FROM parquet.{quote_path(src)} LIMIT 0")
+    linked = link_tree(src, warehouse / "bench" / "appends" / "data" / "imported")
+    spark.sql(
+        f"CALL floe.system.add_files(table => 'bench.appends', "
+        f"source_table => '`parquet`.{quote_path(linked)}')"
+    )
     spark.sql(f"CREATE INDEX by_id ON {TABLE} USING btree (id)")
     spark.sql(f"CREATE INDEX by_tag ON {TABLE} USING inverted (tag)")
     spark.sql(f"ALTER TABLE {TABLE} SET TBLPROPERTIES ({FLOE_ROW_LEVEL})")
@@ -91,6 +99,8 @@ def run(spark: Any, work: Path, warehouse: Path, appends: int, quick: bool) -> d
     kept = spark.sql(f"SELECT count(*) FROM parquet.{quote_path(src)} WHERE NOT ({DELETE})").first()
     count = spark.sql(f"SELECT count(*) FROM {TABLE}").first()
     expected = None if kept is None else kept[0] + appends * APPEND_ROWS
+    files = spark.sql(f"SELECT count(*) FROM {TABLE}.files WHERE content = 0").first()
+    print(f"data files: {None if files is None else files[0]}")
     if count is None or count[0] != expected:
         raise RuntimeError(f"{TABLE} holds {count} rows after the appends, not {expected}")
     counted = rows[1:]  # the first append warms the session

@@ -276,7 +276,10 @@ public final class IndexSegmentWriter {
     return Blob.of(blobType, List.of(fieldId), snapshotId, sequenceNumber, data);
   }
 
-  /** Entry positions sorted by key, after checking each key fits the key type. */
+  /**
+   * Entry positions sorted by key, after checking each key fits the key type (the comparator needs
+   * keys of one type); entries added in key order keep their order and are checked as they are written.
+   */
   private int[] sortedEntries() {
     if (invalidKey != null) {
       checkedBytes(invalidKey);
