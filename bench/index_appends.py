@@ -9,12 +9,15 @@ the appends between merges.
 D2 (bench/workloads/datasets.py, the suite's input, generated under ``--dir`` when missing) is
 imported into a Floe table as W10 imports it (``add_files`` of its 100 files), given W10's
 ``by_id`` (btree on ``id``) and ``by_tag`` (inverted on ``tag``), set to W10's row-level
-configuration and changed by W10's 1% ``DELETE``; then ``--appends`` appends of W10's 10,000 new
-rows each are generated into Parquet files (untimed) and
-inserted one by one (timed). ``floe.index.min-segments-to-merge`` is left at its default (16), so
-a merge happens about every 15 appends. Reported: each append's seconds and segments, the median
-append, the appends that merged, and the total of all appends but the first. Floe's jar is the
-bundled one or ``$FLOE_JAR`` (for comparing builds: run each in turn, alternating).
+configuration and changed by W10's 1% ``DELETE``. Then ``--appends`` appends of W10's 10,000 new
+rows each are generated into Parquet files (untimed) and inserted one by one (timed), alternating
+(ABBA) with the same appends to a twin table without indexes, imported and changed the same way
+(W10's pairing). ``floe.index.min-segments-to-merge`` is left at its default (16), so a merge
+happens about every 15 appends. Reported: each append's seconds and segments, the appends that
+merged, and over all appends but the first the totals with and without indexes and their ratio
+(what the indices issue's 1.25x append goal costs over many commits, merges included) besides
+W10's median of paired ratios. Floe's jar is the bundled one or ``$FLOE_JAR`` (to compare builds,
+run each in turn, alternating).
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from workloads.w10_index import APPEND_ROWS, APPENDED_FROM, DELETE, FLOE_ROW_LEV
 
 import floe
 
-TABLE = "floe.bench.appends"
+INDEXED = "floe.bench.appends"
+PLAIN = "floe.bench.appends_plain"  # the same table and appends, without indexes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,84 +66,108 @@ def main(argv: list[str] | None = None) -> int:
 def run(spark: Any, work: Path, warehouse: Path, appends: int, quick: bool) -> dict[str, Any]:
     src = datasets.d2(spark, work / "inputs", quick)
     spark.sql("CREATE NAMESPACE IF NOT EXISTS floe.bench")
-    # as W10 imports it: D2's 100 files themselves (add_files of hard links inside the table's
-    # location), not a rewrite of them (a CTAS writes them into a few large files)
-    spark.sql(f"CREATE TABLE {TABLE} AS SELECT * FROM parquet.{quote_path(src)} LIMIT 0")
-    linked = link_tree(src, warehouse / "bench" / "appends" / "data" / "imported")
-    spark.sql(
-        f"CALL floe.system.add_files(table => 'bench.appends', "
-        f"source_table => '`parquet`.{quote_path(linked)}')"
-    )
-    spark.sql(f"CREATE INDEX by_id ON {TABLE} USING btree (id)")
-    spark.sql(f"CREATE INDEX by_tag ON {TABLE} USING inverted (tag)")
-    spark.sql(f"ALTER TABLE {TABLE} SET TBLPROPERTIES ({FLOE_ROW_LEVEL})")
-    spark.sql(f"DELETE FROM {TABLE} WHERE {DELETE}").collect()
+    for table in (INDEXED, PLAIN):
+        # as W10 imports it: D2's 100 files themselves (add_files of hard links inside the
+        # table's location), not a rewrite of them (a CTAS writes them into a few large files)
+        name = table.split(".")[-1]
+        spark.sql(f"CREATE TABLE {table} AS SELECT * FROM parquet.{quote_path(src)} LIMIT 0")
+        linked = link_tree(src, warehouse / "bench" / name / "data" / "imported")
+        spark.sql(
+            f"CALL floe.system.add_files(table => 'bench.{name}', "
+            f"source_table => '`parquet`.{quote_path(linked)}')"
+        )
+    spark.sql(f"CREATE INDEX by_id ON {INDEXED} USING btree (id)")
+    spark.sql(f"CREATE INDEX by_tag ON {INDEXED} USING inverted (tag)")
+    for table in (INDEXED, PLAIN):
+        spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ({FLOE_ROW_LEVEL})")
+        spark.sql(f"DELETE FROM {table} WHERE {DELETE}").collect()
     start = datasets.d2_rows(quick) + APPENDED_FROM
-    files = []
+    inputs = []
     for i in range(appends):
         path = warehouse / f"append-input-{i}"
-        datasets.d2_frame(
-            spark, start + (i + 1) * APPEND_ROWS, start + i * APPEND_ROWS
-        ).write.parquet(str(path))
-        files.append(path)
+        first = start + i * APPEND_ROWS
+        datasets.d2_frame(spark, first + APPEND_ROWS, first).write.parquet(str(path))
+        inputs.append(path)
     rows: list[dict[str, Any]] = []
     before = segments(spark)
-    for i, path in enumerate(files):
-        started = time.perf_counter()
-        spark.sql(f"INSERT INTO {TABLE} SELECT * FROM parquet.{quote_path(path)}")
-        seconds = time.perf_counter() - started
+    for i, path in enumerate(inputs):
+        seconds = {}
+        for table in (INDEXED, PLAIN) if i % 2 == 0 else (PLAIN, INDEXED):  # ABBA
+            started = time.perf_counter()
+            spark.sql(f"INSERT INTO {table} SELECT * FROM parquet.{quote_path(path)}")
+            seconds[table] = time.perf_counter() - started
         after = segments(spark)
         # an index that did not gain this append's segment merged some (or dropped dead ones)
         merged = sorted(name for name in after if after[name] <= before[name])
-        rows.append({"append": i, "seconds": seconds, "segments": after, "merged": merged})
+        rows.append(
+            {
+                "append": i,
+                "seconds": seconds[INDEXED],
+                "plain_seconds": seconds[PLAIN],
+                "segments": after,
+                "merged": merged,
+            }
+        )
         print(
-            f"append {i:3d} {seconds * 1000:7.0f} ms  segments {after}  merged {merged}", flush=True
+            f"append {i:3d} {seconds[INDEXED] * 1000:6.0f} ms (without indexes "
+            f"{seconds[PLAIN] * 1000:4.0f} ms)  segments {after}  merged {merged}",
+            flush=True,
         )
         before = after
-    kept = spark.sql(f"SELECT count(*) FROM parquet.{quote_path(src)} WHERE NOT ({DELETE})").first()
-    count = spark.sql(f"SELECT count(*) FROM {TABLE}").first()
-    expected = None if kept is None else kept[0] + appends * APPEND_ROWS
-    files = spark.sql(f"SELECT count(*) FROM {TABLE}.files WHERE content = 0").first()
-    print(f"data files: {None if files is None else files[0]}")
-    if count is None or count[0] != expected:
-        raise RuntimeError(f"{TABLE} holds {count} rows after the appends, not {expected}")
-    counted = rows[1:]  # the first append warms the session
-    plain = [r["seconds"] for r in counted if not r["merged"]]
-    merging = [r for r in counted if r["merged"]]
-    total = sum(r["seconds"] for r in counted)
-    summary = {
-        "appends_counted": len(counted),
-        "total_seconds": total,
-        "median_without_merge_seconds": statistics.median(plain) if plain else None,
-        "merge_appends": [
-            {"append": r["append"], "seconds": r["seconds"], "merged": r["merged"]} for r in merging
-        ],
-        "mean_seconds": total / len(counted),
-    }
-    median = statistics.median(plain) * 1000 if plain else float("nan")
-    merges = ", ".join(
-        f"#{r['append']} {r['seconds'] * 1000:.0f} ms {r['merged']}" for r in merging
-    )
-    print(
-        f"{len(counted)} appends: total {total:.3f} s, mean {total / len(counted) * 1000:.0f} ms, "
-        f"median without a merge {median:.0f} ms; merges: {merges or 'none'}"
-    )
+    check_rows(spark, src, appends)
     return {
         "benchmark": "index_appends",
         "d2_rows": datasets.d2_rows(quick),
         "append_rows": APPEND_ROWS,
         "appends": rows,
-        "summary": summary,
+        "summary": summarize(rows[1:]),  # the first append warms the session
         "floe_jar": floe.jar_path(),
         "python": sys.version.split()[0],
     }
 
 
+def check_rows(spark: Any, src: Path, appends: int) -> None:
+    """Both tables hold D2's rows the DELETE kept and every appended row."""
+    kept = spark.sql(f"SELECT count(*) FROM parquet.{quote_path(src)} WHERE NOT ({DELETE})").first()
+    expected = None if kept is None else kept[0] + appends * APPEND_ROWS
+    for table in (INDEXED, PLAIN):
+        count = spark.sql(f"SELECT count(*) FROM {table}").first()
+        if count is None or count[0] != expected:
+            raise RuntimeError(f"{table} holds {count} rows after the appends, not {expected}")
+
+
+def summarize(counted: list[dict[str, Any]]) -> dict[str, Any]:
+    """Totals, medians and the appends whose commit merged segments; printed as well."""
+    total = sum(r["seconds"] for r in counted)
+    plain_total = sum(r["plain_seconds"] for r in counted)
+    without_merge = [r["seconds"] for r in counted if not r["merged"]]
+    merging = [r for r in counted if r["merged"]]
+    summary = {
+        "appends_counted": len(counted),
+        "total_seconds": total,
+        "plain_total_seconds": plain_total,
+        "total_over_plain": total / plain_total,
+        "median_pair_ratio": statistics.median(r["seconds"] / r["plain_seconds"] for r in counted),
+        "median_without_merge_seconds": statistics.median(without_merge) if without_merge else None,
+        "merge_appends": [
+            {"append": r["append"], "seconds": r["seconds"], "merged": r["merged"]} for r in merging
+        ],
+    }
+    merges = ", ".join(
+        f"#{r['append']} {r['seconds'] * 1000:.0f} ms {r['merged']}" for r in merging
+    )
+    print(
+        f"{len(counted)} appends: with indexes {total:.3f} s, without {plain_total:.3f} s "
+        f"(total {summary['total_over_plain']:.2f}x, median of pairs "
+        f"{summary['median_pair_ratio']:.2f}x); merges: {merges or 'none'}"
+    )
+    return summary
+
+
 def segments(spark: Any) -> dict[str, int]:
     """Each index's segment count (the ``indexes`` metadata table)."""
-    return {
-        r[0]: int(r[1]) for r in spark.sql(f"SELECT name, segments FROM {TABLE}.indexes").collect()
-    }
+    listed = spark.sql(f"SELECT name, segments FROM {INDEXED}.indexes").collect()
+    return {r[0]: int(r[1]) for r in listed}
 
 
 if __name__ == "__main__":
