@@ -178,7 +178,20 @@ public final class Conversions {
     return buf.order(ByteOrder.LITTLE_ENDIAN);
   }
 
+  /** The string of UTF-8 {@code buf}'s remaining bytes; ASCII (as most keys and bounds are) without a decoder. */
   private static String decodeUtf8(ByteBuffer buf) {
+    if (buf.hasArray()) {
+      byte[] array = buf.array();
+      int from = buf.arrayOffset() + buf.position();
+      int to = from + buf.remaining();
+      int i = from;
+      while (i < to && array[i] >= 0) {
+        i++;
+      }
+      if (i == to) { // every byte below 0x80: one char each, the same string a decoder makes
+        return new String(array, from, to - from, StandardCharsets.US_ASCII);
+      }
+    }
     try {
       return StandardCharsets.UTF_8.newDecoder().decode(buf).toString();
     } catch (CharacterCodingException e) {

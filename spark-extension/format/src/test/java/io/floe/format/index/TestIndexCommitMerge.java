@@ -18,6 +18,9 @@ import io.floe.format.manifest.Metrics;
 import io.floe.format.metadata.TableMetadata;
 import io.floe.format.metadata.TableProperties;
 import io.floe.format.metadata.TableProperty;
+import io.floe.format.puffin.BlobMetadata;
+import io.floe.format.puffin.Puffin;
+import io.floe.format.puffin.PuffinReader;
 import io.floe.format.types.Types;
 import java.io.File;
 import java.nio.file.Files;
@@ -180,6 +183,49 @@ public class TestIndexCommitMerge {
     assertEquals(List.of(path(ops, "c.parquet")), IndexSegmentReader.open("db.t", index, newest,
         Types.LongType.get(), ops.io().newInputFile(newest.path())).coveredFiles().paths());
     assertEquals("no merged segment left behind", 2, Objects.requireNonNull(segmentFolder().list()).length);
+  }
+
+  /**
+   * Two indexes due in one commit merge side by side (one thread each where there are two cores);
+   * one whose merge fails on a corrupt page keeps its segments while the other merges.
+   */
+  @Test
+  public void indexesDueTogetherMergeSideBySideAndFailAlone() throws Exception {
+    FileSystemTableOperations ops = table(3);
+    IndexListCommit.commit(ops, "db.t", (current, latest) ->
+        IndexList.buildFrom(current).add(TableIndex.builder("by_id_inv", IndexType.INVERTED, 1).build()).build());
+    append(ops, "a.parquet", 1L, 2L);
+    append(ops, "b.parquet", 3L);
+    append(ops, "c.parquet", 4L, 5L);
+    IndexList list = IndexListFiles.read(ops.io(), "db.t", ops.refresh().properties());
+    for (String name : List.of("by_id", "by_id_inv")) {
+      assertEquals(name + " merged in the third commit", 1, list.index(name).segments().size());
+      assertEquals(name, 3, list.index(name).segments().get(0).coveredFileCount());
+    }
+    assertEquals(List.of(path(ops, "b.parquet")), matching(ops, 3L));
+
+    append(ops, "d.parquet", 6L);
+    IndexSegment damaged = IndexListFiles.read(ops.io(), "db.t", ops.refresh().properties()).index("by_id_inv")
+        .segments().get(1);
+    File file = new File(java.net.URI.create(damaged.path()));
+    PuffinReader puffin = Puffin.read(ops.io().newInputFile(damaged.path())).build();
+    BlobMetadata pages = puffin.fileMetadata().blobs().stream().filter(b -> b.type().equals(IndexBlobTypes.PAGES))
+        .findFirst().orElseThrow();
+    byte[] bytes = Files.readAllBytes(file.toPath());
+    for (long i = pages.offset(); i < pages.offset() + pages.length(); i++) {
+      bytes[(int) i] ^= 0x5A;
+    }
+    Files.write(file.toPath(), bytes);
+    int invFiles = Objects.requireNonNull(new File(file.getParentFile().getPath()).list()).length;
+    append(ops, "e.parquet", 7L); // the third segment of each: both due
+    list = IndexListFiles.read(ops.io(), "db.t", ops.refresh().properties());
+    assertEquals("by_id merged its three segments", 1, list.index("by_id").segments().size());
+    assertEquals(5, list.index("by_id").segments().get(0).coveredFileCount());
+    assertEquals(List.of(path(ops, "e.parquet")), matching(ops, 7L));
+    assertEquals("by_id_inv kept its segments and added the new one", 3, list.index("by_id_inv").segments().size());
+    assertEquals("no merged by_id_inv file left behind", invFiles + 1,
+        Objects.requireNonNull(file.getParentFile().list()).length);
+    assertEquals(5, ops.refresh().snapshots().size());
   }
 
   @Test

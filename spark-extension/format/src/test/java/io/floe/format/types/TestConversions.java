@@ -205,6 +205,31 @@ public class TestConversions {
     assertTrue(java.util.Arrays.compareUnsigned(ffff, emoji) < 0);
   }
 
+  /** Strings decode the same with and without the ASCII shortcut, from any buffer; invalid UTF-8 is an error. */
+  @Test
+  public void stringsDecodeFromEveryKindOfBuffer() {
+    Type s = Types.StringType.get();
+    for (String value : new String[] {"", "tag-4242", "\u007f", "caf\u00e9", "\u4e2d", "a\ud83d\ude00b"}) {
+      byte[] utf8 = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertEquals(value, Conversions.fromByteBuffer(s, ByteBuffer.wrap(utf8)));
+      byte[] padded = new byte[utf8.length + 4]; // a view into a larger array, at a position
+      padded[0] = (byte) 0xC3;
+      padded[1] = 'x';
+      padded[padded.length - 1] = (byte) 0xFF;
+      System.arraycopy(utf8, 0, padded, 2, utf8.length);
+      ByteBuffer view = ByteBuffer.wrap(padded, 1, utf8.length + 1).slice();
+      view.position(1);
+      assertEquals(value, Conversions.fromByteBuffer(s, view));
+      assertEquals("the caller's position stays", 1, view.position());
+      ByteBuffer direct = ByteBuffer.allocateDirect(utf8.length);
+      direct.put(utf8).flip();
+      assertEquals(value, Conversions.fromByteBuffer(s, direct));
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Conversions.fromByteBuffer(s, hex("61c328")));
+    assertTrue(e.getMessage(), e.getMessage().contains("not valid UTF-8"));
+  }
+
   @Test
   public void binaryComparesUnsigned() {
     Type b = Types.BinaryType.get();
