@@ -13,19 +13,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Merges segments in the data commit that adds one (docs/indexes.md, "Merging segments"), as a
  * commit merges manifests: once an index holds {@code floe.index.min-segments-to-merge} segments,
  * its smallest ones that fit {@link IndexSegmentMerger.Limits} become one, and the data files the
  * new snapshot no longer lists drop out of coverage. Only the merged segments and the snapshot's
- * data manifests (one at a time) are read. The indexes due in one commit merge at the same time,
- * one thread each (up to the cores). A merge that fails is logged and left out: the index keeps its
- * segments and the data still commits.
+ * data manifests (one at a time) are read. A merge that fails is logged and left out: the index
+ * keeps its segments and the data still commits.
  */
 final class IndexCommitMerge {
   private static final System.Logger LOG = System.getLogger(IndexCommitMerge.class.getName());
@@ -37,10 +32,6 @@ final class IndexCommitMerge {
 
   /** The segments picked for one index and their open readers. */
   private record Plan(TableIndex index, Type keyType, List<IndexSegment> picked, List<IndexSegmentReader> readers) {
-  }
-
-  /** What merging one plan gave: its merged segment and file, none when the picked are dropped, or a failure. */
-  private record Merged(Plan plan, IndexSegment segment, String location, RuntimeException failure) {
   }
 
   IndexCommitMerge(FileIO io, String table, String metadataFolder, IndexSegmentMerger.Limits limits) {
@@ -97,92 +88,29 @@ final class IndexCommitMerge {
       return list;
     }
     IndexList.Builder next = IndexList.buildFrom(list);
-    for (Merged merged : mergeAll(new ArrayList<>(plans.values()), live, snapshot)) {
-      Plan plan = merged.plan();
-      if (merged.failure() != null) {
-        warn(plan.index().name(), snapshot, merged.failure());
-        continue;
-      }
+    for (Plan plan : plans.values()) {
+      String location = null;
       try {
-        TableIndex.Builder index = TableIndex.buildFrom(plan.index());
-        if (merged.segment() == null) {
-          index.removeSegments(plan.picked()); // they cover only files the snapshot no longer lists
+        TableIndex.Builder merged = TableIndex.buildFrom(plan.index());
+        if (plan.readers().stream().noneMatch(r -> r.coveredFiles().paths().stream().anyMatch(live::contains))) {
+          merged.removeSegments(plan.picked()); // they cover only files the snapshot no longer lists
         } else {
-          index.replaceSegments(plan.picked(), merged.segment());
+          IndexSegmentWriter writer = IndexSegmentWriter.builder(plan.index().type(), plan.index().sourceFieldId(),
+              plan.keyType()).snapshot(snapshot.snapshotId(), snapshot.sequenceNumber()).build();
+          location = IndexLocations.newSegment(metadataFolder, plan.index().name());
+          IndexSegment segment = IndexSegmentMerger.merge(plan.readers(), live, writer, io.newOutputFile(location));
+          written.add(location);
+          merged.replaceSegments(plan.picked(), segment);
         }
-        next.replace(index.build());
-        if (merged.location() != null) {
-          written.add(merged.location());
-        }
+        next.replace(merged.build());
       } catch (RuntimeException e) {
-        if (merged.location() != null) {
-          deleteQuietly(merged.location());
+        if (location != null && !written.contains(location)) {
+          deleteQuietly(location);
         }
         warn(plan.index().name(), snapshot, e);
       }
     }
     return next.build();
-  }
-
-  /** Merges each plan, in parallel when there are several; results in the order of {@code plans}. */
-  private List<Merged> mergeAll(List<Plan> plans, Set<String> live, Snapshot snapshot) {
-    int threads = Math.min(plans.size(), Runtime.getRuntime().availableProcessors());
-    if (threads <= 1) {
-      return plans.stream().map(plan -> merge(plan, live, snapshot)).toList();
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "floe-index-merge");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<Merged>> futures = new ArrayList<>();
-      for (Plan plan : plans) {
-        futures.add(pool.submit(() -> merge(plan, live, snapshot)));
-      }
-      List<Merged> results = new ArrayList<>();
-      for (int i = 0; i < plans.size(); i++) {
-        results.add(result(plans.get(i), futures.get(i)));
-      }
-      return results;
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  private static Merged result(Plan plan, Future<Merged> future) {
-    try {
-      return future.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Merged(plan, null, null, new IllegalStateException("Interrupted while merging index segments", e));
-    } catch (ExecutionException e) { // merge() returns its failures: only an Error gets here
-      Throwable cause = e.getCause();
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      return new Merged(plan, null, null, new IllegalStateException(cause));
-    }
-  }
-
-  /** Merges one plan's segments into a new file, or drops them when none of their files is live. */
-  private Merged merge(Plan plan, Set<String> live, Snapshot snapshot) {
-    String location = null;
-    try {
-      if (plan.readers().stream().noneMatch(r -> r.coveredFiles().paths().stream().anyMatch(live::contains))) {
-        return new Merged(plan, null, null, null);
-      }
-      IndexSegmentWriter writer = IndexSegmentWriter.builder(plan.index().type(), plan.index().sourceFieldId(),
-          plan.keyType()).snapshot(snapshot.snapshotId(), snapshot.sequenceNumber()).build();
-      location = IndexLocations.newSegment(metadataFolder, plan.index().name());
-      IndexSegment segment = IndexSegmentMerger.merge(plan.readers(), live, writer, io.newOutputFile(location));
-      return new Merged(plan, segment, location, null);
-    } catch (RuntimeException e) {
-      if (location != null) {
-        deleteQuietly(location);
-      }
-      return new Merged(plan, null, null, e);
-    }
   }
 
   private void warn(String index, Snapshot snapshot, RuntimeException e) {

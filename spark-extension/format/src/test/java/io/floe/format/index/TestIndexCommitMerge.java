@@ -185,12 +185,9 @@ public class TestIndexCommitMerge {
     assertEquals("no merged segment left behind", 2, Objects.requireNonNull(segmentFolder().list()).length);
   }
 
-  /**
-   * Two indexes due in one commit merge side by side (one thread each where there are two cores);
-   * one whose merge fails on a corrupt page keeps its segments while the other merges.
-   */
+  /** Two indexes due in one commit both merge; one whose merge fails on a corrupt page keeps its segments alone. */
   @Test
-  public void indexesDueTogetherMergeSideBySideAndFailAlone() throws Exception {
+  public void indexesDueTogetherMergeAndFailAlone() throws Exception {
     FileSystemTableOperations ops = table(3);
     IndexListCommit.commit(ops, "db.t", (current, latest) ->
         IndexList.buildFrom(current).add(TableIndex.builder("by_id_inv", IndexType.INVERTED, 1).build()).build());
