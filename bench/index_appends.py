@@ -5,6 +5,7 @@ index holds after it, so the appends whose commit merges segments show, and the 
 the appends between merges.
 
     python bench/index_appends.py [--appends 36] [--quick] [--dir PATH] [--out PATH]
+        [--profile REC.jfr]
 
 D2 (bench/workloads/datasets.py, the suite's input, generated under ``--dir`` when missing) is
 imported into a Floe table as W10 imports it (``add_files`` of its 100 files), given W10's
@@ -23,6 +24,7 @@ run each in turn, alternating).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import statistics
 import sys
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_session import spark_conf, write_report
+from jfr_profile import recording
 from suite_api import link_tree, quote_path
 from workloads import datasets
 from workloads.w10_index import APPEND_ROWS, APPENDED_FROM, DELETE, FLOE_ROW_LEVEL
@@ -48,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="D2's quick size (500,000 rows)")
     parser.add_argument("--dir", type=Path, help="work folder (default: a new temporary one)")
     parser.add_argument("--out", type=Path, help="JSON report (default bench/out/...)")
+    parser.add_argument(
+        "--profile", type=Path, help="JFR recording of the appends (bench/jfr_profile.py reads it)"
+    )
     args = parser.parse_args(argv)
     if args.appends < 2:
         parser.error("--appends must be at least 2 (the first one is not counted)")
@@ -55,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     warehouse = work / f"warehouse-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%S%f')}"
     spark = floe.session(str(warehouse), master="local[2]", conf=spark_conf(work))
     try:
-        report = run(spark, work, warehouse, args.appends, args.quick)
+        report = run(spark, work, warehouse, args.appends, args.quick, args.profile)
     finally:
         spark.stop()
     path = write_report(report, "index-appends", dt.datetime.now(dt.UTC), args.out)
@@ -63,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run(spark: Any, work: Path, warehouse: Path, appends: int, quick: bool) -> dict[str, Any]:
+def run(
+    spark: Any, work: Path, warehouse: Path, appends: int, quick: bool, profile: Path | None = None
+) -> dict[str, Any]:
     src = datasets.d2(spark, work / "inputs", quick)
     spark.sql("CREATE NAMESPACE IF NOT EXISTS floe.bench")
     for table in (INDEXED, PLAIN):
@@ -88,6 +96,22 @@ def run(spark: Any, work: Path, warehouse: Path, appends: int, quick: bool) -> d
         first = start + i * APPEND_ROWS
         datasets.d2_frame(spark, first + APPEND_ROWS, first).write.parquet(str(path))
         inputs.append(path)
+    with recording(spark, profile) if profile else contextlib.nullcontext():
+        rows = append_all(spark, inputs)
+    check_rows(spark, src, appends)
+    return {
+        "benchmark": "index_appends",
+        "d2_rows": datasets.d2_rows(quick),
+        "append_rows": APPEND_ROWS,
+        "appends": rows,
+        "summary": summarize(rows[1:]),  # the first append warms the session
+        "floe_jar": floe.jar_path(),
+        "python": sys.version.split()[0],
+    }
+
+
+def append_all(spark: Any, inputs: list[Path]) -> list[dict[str, Any]]:
+    """Appends each input to both tables, ABBA, noting seconds and the indexed table's segments."""
     rows: list[dict[str, Any]] = []
     before = segments(spark)
     for i, path in enumerate(inputs):
@@ -114,16 +138,7 @@ def run(spark: Any, work: Path, warehouse: Path, appends: int, quick: bool) -> d
             flush=True,
         )
         before = after
-    check_rows(spark, src, appends)
-    return {
-        "benchmark": "index_appends",
-        "d2_rows": datasets.d2_rows(quick),
-        "append_rows": APPEND_ROWS,
-        "appends": rows,
-        "summary": summarize(rows[1:]),  # the first append warms the session
-        "floe_jar": floe.jar_path(),
-        "python": sys.version.split()[0],
-    }
+    return rows
 
 
 def check_rows(spark: Any, src: Path, appends: int) -> None:

@@ -10,7 +10,8 @@ import java.util.List;
  * sorted by an LSD radix sort on primitive arrays, which avoids boxing every position and comparing
  * through the generic comparator; a segment of a large {@code CREATE INDEX} holds millions of them.
  * Integral keys that arrive as ascending runs (one per data file, as an index build gathers them)
- * are merged instead ({@link #byMerge}), in the same order. Other keys use a stable comparator sort.
+ * are merged instead ({@link #byMerge}), in the same order. String and binary keys are sorted by
+ * their serialized bytes ({@link #byBytes}), other keys by a stable comparator sort.
  */
 final class EntryOrder {
   private EntryOrder() {}
@@ -26,6 +27,20 @@ final class EntryOrder {
       integral[i] = ((Number) key).longValue();
     }
     return byRadix(integral);
+  }
+
+  /**
+   * Positions of {@code keys}, serialized string or binary keys, in unsigned byte order, stable: the
+   * comparator's order of the keys themselves (UTF-8 bytes sort as code points do, and binary
+   * compares unsigned), with one vectorized array comparison per step instead of a char loop.
+   */
+  static int[] byBytes(byte[][] keys) {
+    Integer[] order = new Integer[keys.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+    return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
   }
 
   private static int[] byComparator(List<Object> keys) {

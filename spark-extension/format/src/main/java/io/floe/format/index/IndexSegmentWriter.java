@@ -41,6 +41,10 @@ public final class IndexSegmentWriter {
   private final boolean integral;
   private final boolean intKeys;
   private final List<Object> keys = new ArrayList<>();
+  /** Whether keys sort as their serialized bytes do, unsigned (string: UTF-8 in code point order; binary). */
+  private final boolean bytewise;
+  /** The serialized bytes of each of {@link #keys}, while {@link #write} sorts them bytewise; else null. */
+  private byte[][] keyBytes;
   private long[] longKeys;
   private int size;
   /**
@@ -69,6 +73,7 @@ public final class IndexSegmentWriter {
     this.intKeys = id == Type.TypeID.INTEGER || id == Type.TypeID.DATE;
     this.integral = intKeys || id == Type.TypeID.LONG || id == Type.TypeID.TIME || id == Type.TypeID.TIMESTAMP;
     this.longKeys = new long[integral ? 1024 : 0];
+    this.bytewise = id == Type.TypeID.STRING || id == Type.TypeID.BINARY;
   }
 
   public static Builder builder(IndexType type, int fieldId, Type keyType) {
@@ -214,7 +219,7 @@ public final class IndexSegmentWriter {
       if (integral) { // the key's single-value bytes, without an array per key
         page.lengthPrefixedLittleEndian(longKeys[position], intKeys ? Integer.BYTES : Long.BYTES);
       } else {
-        page.lengthPrefixed(checkedBytes(keys.get(position)));
+        page.lengthPrefixed(keyBytes != null ? keyBytes[position] : checkedBytes(keys.get(position)));
       }
       if (type == IndexType.BTREE) {
         IndexPage.appendBtreeFiles(keyFiles, count, page);
@@ -289,6 +294,13 @@ public final class IndexSegmentWriter {
       Arrays.setAll(order, i -> i);
       return order;
     }
+    if (bytewise) { // serialized once: the check, the sort and the pages all use these bytes
+      keyBytes = new byte[keys.size()][];
+      for (int i = 0; i < keyBytes.length; i++) {
+        keyBytes[i] = checkedBytes(keys.get(i));
+      }
+      return EntryOrder.byBytes(keyBytes);
+    }
     for (Object key : keys) {
       checkedBytes(key);
     }
@@ -303,6 +315,9 @@ public final class IndexSegmentWriter {
   private boolean sameKey(int a, int b) {
     if (integral) {
       return longKeys[a] == longKeys[b];
+    }
+    if (keyBytes != null) {
+      return Arrays.equals(keyBytes[a], keyBytes[b]);
     }
     Object left = keys.get(a);
     Object right = keys.get(b);

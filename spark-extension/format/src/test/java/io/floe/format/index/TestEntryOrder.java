@@ -62,6 +62,26 @@ public class TestEntryOrder {
     assertSameOrder(new ArrayList<>(List.of(new BigDecimal("2.50"), new BigDecimal("-1.00"), new BigDecimal("2.5"))));
   }
 
+  /** Serialized string and binary keys sort bytewise exactly as the keys do by the comparator, stably. */
+  @Test
+  public void serializedStringAndBinaryKeysSortBytewiseInTheComparatorsOrder() {
+    Random random = new Random(3);
+    for (io.floe.format.types.Type type : List.of(io.floe.format.types.Types.StringType.get(),
+        io.floe.format.types.Types.BinaryType.get())) {
+      for (int trial = 0; trial < 20; trial++) {
+        List<Object> keys = new ArrayList<>();
+        for (int i = random.nextInt(3_000); i > 0; i--) { // duplicates among them: the stable order counts
+          keys.add(IndexFixtures.randomValue(type, random));
+        }
+        byte[][] bytes = new byte[keys.size()][];
+        for (int i = 0; i < bytes.length; i++) {
+          bytes[i] = IndexKeys.toBytes(type, keys.get(i));
+        }
+        assertArrayEquals(type + " trial " + trial, comparatorOrder(keys), EntryOrder.byBytes(bytes));
+      }
+    }
+  }
+
   /** Merging ascending runs gives the radix order: ties across runs in run order, empty runs skipped. */
   @Test
   public void mergedRunsGiveTheStableOrder() {
