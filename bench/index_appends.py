@@ -41,6 +41,8 @@ from workloads.w10_index import APPEND_ROWS, APPENDED_FROM, DELETE, FLOE_ROW_LEV
 
 import floe
 
+#: --profile's CPU sampling period: a commit's index work takes milliseconds
+PROFILE_PERIOD_MS = 2
 INDEXED = "floe.bench.appends"
 PLAIN = "floe.bench.appends_plain"  # the same table and appends, without indexes
 
@@ -96,7 +98,7 @@ def run(
         first = start + i * APPEND_ROWS
         datasets.d2_frame(spark, first + APPEND_ROWS, first).write.parquet(str(path))
         inputs.append(path)
-    with recording(spark, profile) if profile else contextlib.nullcontext():
+    with recording(spark, profile, PROFILE_PERIOD_MS) if profile else contextlib.nullcontext():
         rows = append_all(spark, inputs)
     check_rows(spark, src, appends)
     return {

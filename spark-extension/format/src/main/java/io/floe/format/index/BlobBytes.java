@@ -109,6 +109,15 @@ final class BlobBytes {
       return varint(bytes.length).bytes(bytes);
     }
 
+    /** A varint length, then {@code bytes} from {@code from} to {@code to}. */
+    Out lengthPrefixed(byte[] bytes, int from, int to) {
+      varint(to - from);
+      room(to - from);
+      System.arraycopy(bytes, from, buf, size, to - from);
+      size += to - from;
+      return this;
+    }
+
     /**
      * What {@link #lengthPrefixed} writes for the {@code width} (4 or 8) little-endian bytes of
      * {@code value}: an int or long key's single-value serialization, without an array per key.

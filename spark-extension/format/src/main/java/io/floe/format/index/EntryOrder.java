@@ -30,16 +30,18 @@ final class EntryOrder {
   }
 
   /**
-   * Positions of {@code keys}, serialized string or binary keys, in unsigned byte order, stable: the
-   * comparator's order of the keys themselves (UTF-8 bytes sort as code points do, and binary
-   * compares unsigned), with one vectorized array comparison per step instead of a char loop.
+   * Positions of the first {@code n} keys stored back to back in {@code data} (key {@code i} from
+   * {@code starts[i]} to {@code starts[i + 1]}), serialized string or binary keys, in unsigned byte
+   * order, stable: the comparator's order of the keys themselves (UTF-8 bytes sort as code points
+   * do, and binary compares unsigned), one vectorized range comparison per step instead of a char loop.
    */
-  static int[] byBytes(byte[][] keys) {
-    Integer[] order = new Integer[keys.length];
-    for (int i = 0; i < order.length; i++) {
+  static int[] byBytes(byte[] data, int[] starts, int n) {
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(data, starts[a], starts[a + 1], data, starts[b],
+        starts[b + 1]));
     return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
   }
 

@@ -43,8 +43,13 @@ public final class IndexSegmentWriter {
   private final List<Object> keys = new ArrayList<>();
   /** Whether keys sort as their serialized bytes do, unsigned (string: UTF-8 in code point order; binary). */
   private final boolean bytewise;
-  /** The serialized bytes of each of {@link #keys}, while {@link #write} sorts them bytewise; else null. */
-  private byte[][] keyBytes;
+  /**
+   * The serialized bytes of {@link #keys} back to back, key {@code i}'s from {@code keyStarts[i]} to
+   * {@code keyStarts[i + 1]}, while {@link #write} sorts them bytewise; else null. One array, not one
+   * per key: a large build's keys cost a few bytes each more, not an object each.
+   */
+  private byte[] keyData;
+  private int[] keyStarts;
   private long[] longKeys;
   private int size;
   /**
@@ -219,7 +224,11 @@ public final class IndexSegmentWriter {
       if (integral) { // the key's single-value bytes, without an array per key
         page.lengthPrefixedLittleEndian(longKeys[position], intKeys ? Integer.BYTES : Long.BYTES);
       } else {
-        page.lengthPrefixed(keyBytes != null ? keyBytes[position] : checkedBytes(keys.get(position)));
+        if (keyData != null) {
+          page.lengthPrefixed(keyData, keyStarts[position], keyStarts[position + 1]);
+        } else {
+          page.lengthPrefixed(checkedBytes(keys.get(position)));
+        }
       }
       if (type == IndexType.BTREE) {
         IndexPage.appendBtreeFiles(keyFiles, count, page);
@@ -294,12 +303,8 @@ public final class IndexSegmentWriter {
       Arrays.setAll(order, i -> i);
       return order;
     }
-    if (bytewise) { // serialized once: the check, the sort and the pages all use these bytes
-      keyBytes = new byte[keys.size()][];
-      for (int i = 0; i < keyBytes.length; i++) {
-        keyBytes[i] = checkedBytes(keys.get(i));
-      }
-      return EntryOrder.byBytes(keyBytes);
+    if (bytewise && serializeKeys()) { // once: the check, the sort and the pages all use these bytes
+      return EntryOrder.byBytes(keyData, keyStarts, keys.size());
     }
     for (Object key : keys) {
       checkedBytes(key);
@@ -316,8 +321,8 @@ public final class IndexSegmentWriter {
     if (integral) {
       return longKeys[a] == longKeys[b];
     }
-    if (keyBytes != null) {
-      return Arrays.equals(keyBytes[a], keyBytes[b]);
+    if (keyData != null) {
+      return Arrays.equals(keyData, keyStarts[a], keyStarts[a + 1], keyData, keyStarts[b], keyStarts[b + 1]);
     }
     Object left = keys.get(a);
     Object right = keys.get(b);
@@ -331,6 +336,34 @@ public final class IndexSegmentWriter {
     }
     long key = longKeys[position];
     return intKeys ? (Object) (int) key : (Object) key;
+  }
+
+  /**
+   * Serializes every key into {@link #keyData} (checking each fits the key type); false, leaving it
+   * null, if together they pass the largest array.
+   */
+  private boolean serializeKeys() {
+    int n = keys.size();
+    int[] starts = new int[n + 1];
+    byte[] data = new byte[16 + 16 * Math.min(n, 1 << 20)]; // grows by doubling
+    int length = 0;
+    for (int i = 0; i < n; i++) {
+      byte[] bytes = checkedBytes(keys.get(i));
+      if (length + (long) bytes.length > Integer.MAX_VALUE - 16) {
+        return false;
+      }
+      if (length + bytes.length > data.length) {
+        data = Arrays.copyOf(data, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(2L * data.length,
+            (long) length + bytes.length)));
+      }
+      System.arraycopy(bytes, 0, data, length, bytes.length);
+      starts[i] = length;
+      length += bytes.length;
+    }
+    starts[n] = length;
+    keyData = data;
+    keyStarts = starts;
+    return true;
   }
 
   /** The single-value bytes of {@code key}, or an error naming it if it does not fit the key type. */

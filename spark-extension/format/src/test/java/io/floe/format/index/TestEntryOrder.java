@@ -73,11 +73,17 @@ public class TestEntryOrder {
         for (int i = random.nextInt(3_000); i > 0; i--) { // duplicates among them: the stable order counts
           keys.add(IndexFixtures.randomValue(type, random));
         }
-        byte[][] bytes = new byte[keys.size()][];
-        for (int i = 0; i < bytes.length; i++) {
-          bytes[i] = IndexKeys.toBytes(type, keys.get(i));
+        java.io.ByteArrayOutputStream data = new java.io.ByteArrayOutputStream();
+        int[] starts = new int[keys.size() + 2];
+        for (int i = 0; i < keys.size(); i++) {
+          starts[i] = data.size();
+          data.writeBytes(IndexKeys.toBytes(type, keys.get(i)));
         }
-        assertArrayEquals(type + " trial " + trial, comparatorOrder(keys), EntryOrder.byBytes(bytes));
+        starts[keys.size()] = data.size();
+        data.writeBytes(new byte[] {0, 1, 2}); // past the keys, as a writer's array has room
+        starts[keys.size() + 1] = data.size();
+        assertArrayEquals(type + " trial " + trial, comparatorOrder(keys),
+            EntryOrder.byBytes(data.toByteArray(), starts, keys.size()));
       }
     }
   }
