@@ -11,7 +11,8 @@ import java.util.List;
  * through the generic comparator; a segment of a large {@code CREATE INDEX} holds millions of them.
  * Integral keys that arrive as ascending runs (one per data file, as an index build gathers them)
  * are merged instead ({@link #byMerge}), in the same order. String and binary keys are sorted by
- * their serialized bytes ({@link #byBytes}), other keys by a stable comparator sort.
+ * their serialized bytes ({@link #byBytes}: a radix sort of their first 8), other keys by a stable
+ * comparator sort.
  */
 final class EntryOrder {
   private EntryOrder() {}
@@ -33,16 +34,60 @@ final class EntryOrder {
    * Positions of the first {@code n} keys stored back to back in {@code data} (key {@code i} from
    * {@code starts[i]} to {@code starts[i + 1]}), serialized string or binary keys, in unsigned byte
    * order, stable: the comparator's order of the keys themselves (UTF-8 bytes sort as code points
-   * do, and binary compares unsigned), one vectorized range comparison per step instead of a char loop.
+   * do, and binary compares unsigned). Each key's first 8 bytes, as an unsigned number, are radix
+   * sorted ({@link #byRadix}); only keys that share those bytes are then compared whole, in
+   * their small groups (a comparison sort of every key, boxed, cost most of a commit's segment write).
    */
   static int[] byBytes(byte[] data, int[] starts, int n) {
-    Integer[] order = new Integer[n];
+    long[] prefixes = new long[n];
     for (int i = 0; i < n; i++) {
-      order[i] = i;
+      int from = starts[i];
+      int length = starts[i + 1] - from;
+      long prefix = 0;
+      for (int b = 0; b < Long.BYTES; b++) { // shorter keys padded with zero bytes: ties, compared whole
+        prefix = (prefix << Byte.SIZE) | (b < length ? data[from + b] & 0xFF : 0);
+      }
+      prefixes[i] = prefix ^ Long.MIN_VALUE; // unsigned order as byRadix's signed order
     }
-    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(data, starts[a], starts[a + 1], data, starts[b],
-        starts[b + 1]));
-    return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+    int[] order = byRadix(prefixes, n);
+    for (int lo = 0; lo < n;) {
+      int hi = lo + 1;
+      while (hi < n && prefixes[order[hi]] == prefixes[order[lo]]) {
+        hi++;
+      }
+      if (hi - lo > 1) {
+        sortWhole(order, lo, hi, data, starts);
+      }
+      lo = hi;
+    }
+    return order;
+  }
+
+  /** Sorts {@code order[lo, hi)}, positions ascending, by their keys' whole bytes, stably. */
+  private static void sortWhole(int[] order, int lo, int hi, byte[] data, int[] starts) {
+    if (hi - lo <= 16) { // insertion sort: stable, and the cheapest for the usual few
+      for (int i = lo + 1; i < hi; i++) {
+        int position = order[i];
+        int j = i - 1;
+        for (; j >= lo && compare(order[j], position, data, starts) > 0; j--) {
+          order[j + 1] = order[j];
+        }
+        order[j + 1] = position;
+      }
+      return;
+    }
+    Integer[] group = new Integer[hi - lo];
+    for (int i = lo; i < hi; i++) {
+      group[i - lo] = order[i];
+    }
+    Arrays.sort(group, (a, b) -> compare(a, b, data, starts));
+    for (int i = lo; i < hi; i++) {
+      order[i] = group[i - lo];
+    }
+  }
+
+  private static int compare(int a, int b, byte[] data, int[] starts) {
+    return Arrays.compareUnsigned(data, starts[a], starts[a + 1], data, starts[b], starts[b + 1]);
   }
 
   private static int[] byComparator(List<Object> keys) {
