@@ -38,17 +38,19 @@ public final class IndexSegmentMerger {
 
   /**
    * How many times the bytes of the segments picked before it (together) a segment may hold and still
-   * be picked: a commit's merge never rewrites a segment much larger than what it absorbs (a build's
-   * segment over a column with many values, say), so each byte is rewritten a logarithmic number of
-   * times, as in size-tiered merging, and a merge costs about what the small segments it absorbs do.
+   * be picked, once two are: a commit's merge does not rewrite a segment much larger than the smaller
+   * ones it absorbs (a build's segment over a column with many values, say), as in size-tiered
+   * merging, so a merge costs about what those smaller segments do. The two smallest are always
+   * picked (within the limits), so one small segment never keeps the others from merging.
    */
   public static final int MAX_SIZE_OVER_PICKED = 2;
 
   /**
    * The segments a commit merges (as Iceberg merges manifests once {@code commit.manifest.min-count-to-merge}
    * accumulate): none while {@code index} has fewer than {@code minSegmentsToMerge}, else the smallest
-   * ones (by bytes, then keys, then covered files) that fit {@code limits} together, each at most
-   * {@link #MAX_SIZE_OVER_PICKED} times the bytes of the smaller ones picked, if at least two do.
+   * ones (by bytes, then keys, then covered files) that fit {@code limits} together, each after the
+   * second at most {@link #MAX_SIZE_OVER_PICKED} times the bytes of the smaller ones picked, if at
+   * least two do.
    */
   public static List<IndexSegment> segmentsToMerge(TableIndex index, int minSegmentsToMerge, Limits limits) {
     if (minSegmentsToMerge < 2) {
@@ -67,7 +69,7 @@ public final class IndexSegmentMerger {
     for (IndexSegment segment : bySize) {
       if (entries + segment.entryCount() > limits.maxEntries()
           || files + segment.coveredFileCount() > limits.maxFiles()
-          || (!picked.isEmpty() && segment.fileSizeInBytes() > MAX_SIZE_OVER_PICKED * bytes)) {
+          || (picked.size() >= 2 && segment.fileSizeInBytes() > MAX_SIZE_OVER_PICKED * bytes)) {
         break;
       }
       picked.add(segment);

@@ -223,6 +223,26 @@ public class TestIndexSegments {
         IndexSegmentMerger.segmentsToMerge(builder.build(), 4, IndexSegmentMerger.Limits.DEFAULT));
   }
 
+  /** One small segment does not keep larger ones of one size from merging: the two smallest always go. */
+  @Test
+  public void aLoneSmallSegmentDoesNotStopTheMerge() {
+    IndexSegment tiny = segment("tiny.puffin", 0, 1);
+    TableIndex.Builder builder = TableIndex.builder("by_l", IndexType.BTREE, 2).addSegment(tiny);
+    List<IndexSegment> all = new ArrayList<>(List.of(tiny));
+    for (int f = 1; f < 61; f += 20) {
+      IndexSegment larger = segment("larger" + f + ".puffin", f, f + 20);
+      assertTrue(larger.fileSizeInBytes() + " bytes against " + tiny.fileSizeInBytes(),
+          larger.fileSizeInBytes() > IndexSegmentMerger.MAX_SIZE_OVER_PICKED * tiny.fileSizeInBytes());
+      all.add(larger);
+      builder.addSegment(larger);
+    }
+    List<IndexSegment> picked = IndexSegmentMerger.segmentsToMerge(builder.build(), 4,
+        IndexSegmentMerger.Limits.DEFAULT);
+    assertEquals("every segment, smallest first", tiny, picked.get(0));
+    assertEquals(Set.copyOf(all), Set.copyOf(picked));
+    assertEquals(all.size(), picked.size());
+  }
+
   private static List<String> sorted(List<String> in) {
     List<String> out = new ArrayList<>(in);
     out.sort(null);
