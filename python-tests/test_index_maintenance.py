@@ -154,6 +154,23 @@ def test_commit_merges_segments_and_drops_files_no_longer_live(
     assert scan_report(spark, table)["index-pruned-files"]["by_id"] == 1
 
 
+def test_a_small_segment_does_not_keep_larger_ones_from_merging(
+    spark: SparkSession, namespace: str
+) -> None:
+    """A one-row insert's segment is the smallest by far; the next commits still merge (the two
+    smallest segments are always merged, however their sizes differ)."""
+    table = f"floe.{namespace}.small_first"
+    spark.sql(f"CREATE TABLE {table} (id BIGINT) USING floe TBLPROPERTIES ('{MIN_SEGMENTS}' = '3')")
+    spark.sql(f"CREATE INDEX by_id ON {table} USING btree (id)")
+    spark.sql(f"INSERT INTO {table} VALUES (1)")
+    for start in (1_000, 10_000):  # thousands of ids each: segments many times the one-row one
+        spark.sql(f"INSERT INTO {table} SELECT id FROM range({start}, {start + 3000}, 1, 1)")
+    sizes = [s["file-size-in-bytes"] for s in _listed(spark, table, "by_id")["segments"]]
+    assert _coverage(spark, table, "by_id") == (3, 3, 1, None), sizes
+    found = _ids(spark, f"SELECT id FROM {table} WHERE id IN (1, 1001, 12999, 5)")
+    assert found == [1, 1001, 12999]
+
+
 def test_min_segments_to_merge_is_validated(spark: SparkSession, namespace: str) -> None:
     table = f"floe.{namespace}.t"
     spark.sql(f"CREATE TABLE {table} (id BIGINT) USING floe")

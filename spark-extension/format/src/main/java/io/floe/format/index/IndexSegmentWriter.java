@@ -160,7 +160,7 @@ public final class IndexSegmentWriter {
    * key. A key out of order is an error.
    */
   void addInOrder(Object key, int[] ordinals, int count) {
-    if (inKeyOrder && size > 0 && IndexKeys.ORDER.compare(key(size - 1), key) >= 0) {
+    if (inKeyOrder && size > 0 && compareToLast(key) >= 0) {
       throw new IllegalArgumentException("Index keys out of order: " + key + " after " + key(size - 1));
     }
     boolean wasInKeyOrder = inKeyOrder;
@@ -168,6 +168,16 @@ public final class IndexSegmentWriter {
       addEntry(key, ordinals[j]);
     }
     inKeyOrder = wasInKeyOrder;
+  }
+
+  /** {@code key} against the last key added; a key of another type fails as {@link #write} would name it. */
+  private int compareToLast(Object key) {
+    try {
+      return IndexKeys.ORDER.compare(key(size - 1), key);
+    } catch (IllegalArgumentException e) {
+      checkedBytes(key);
+      throw e;
+    }
   }
 
   void addEntry(Object value, int ordinal) {

@@ -161,6 +161,8 @@ public class TestSegmentMerge {
     assertEquals("Index keys out of order: a after b", e.getMessage());
     assertThrows("a key twice is out of order too", IllegalArgumentException.class,
         () -> strings.addInOrder("b", new int[] {file}, 1));
+    e = assertThrows(IllegalArgumentException.class, () -> strings.addInOrder(5, new int[] {file}, 1));
+    assertTrue(e.getMessage(), e.getMessage().startsWith("Invalid value for an index key of type string: 5"));
 
     IndexSegmentWriter longs = writer(IndexType.BTREE, Types.LongType.get(), 64);
     int other = longs.cover("file:/t/data/f1.parquet");
