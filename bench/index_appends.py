@@ -36,6 +36,7 @@ from typing import Any
 from bench_session import spark_conf, write_report
 from jfr_profile import recording
 from suite_api import link_tree, quote_path
+from suite_engines import quote_text
 from workloads import datasets
 from workloads.w10_index import APPEND_ROWS, APPENDED_FROM, DELETE, FLOE_ROW_LEVEL
 
@@ -84,7 +85,7 @@ def run(
         linked = link_tree(src, warehouse / "bench" / name / "data" / "imported")
         spark.sql(
             f"CALL floe.system.add_files(table => 'bench.{name}', "
-            f"source_table => '`parquet`.{quote_path(linked)}')"
+            f"source_table => {quote_text('`parquet`.' + quote_path(linked))})"
         )
     spark.sql(f"CREATE INDEX by_id ON {INDEXED} USING btree (id)")
     spark.sql(f"CREATE INDEX by_tag ON {INDEXED} USING inverted (tag)")

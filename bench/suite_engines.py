@@ -246,7 +246,7 @@ def import_statement(
     parallelism = ", parallelism => 2" if ctx.engine == "iceberg-best" else ""
     return (
         f"CALL {catalog}.system.add_files(table => '{NAMESPACE}.{name}', "
-        f"source_table => '`parquet`.{quote_path(linked)}'{parallelism})"
+        f"source_table => {quote_text('`parquet`.' + quote_path(linked))}{parallelism})"
     )
 
 

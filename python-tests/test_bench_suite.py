@@ -88,7 +88,7 @@ def test_tiny_workload_end_to_end(tmp_path: Path) -> None:
     workload: Workload = module.WORKLOAD
 
     raw = suite.run_suite(
-        [workload], ["parquet", "floe"], quick=True, base=tmp_path, reps=2,
+        [workload], ["parquet", "floe"], quick=True, base=tmp_path / "it's a dir", reps=2,
         class_data_sharing=False,  # test_bench_cds.py covers the archives
     )  # fmt: skip
     raw.update(versions={}, machine={}, command="test")
